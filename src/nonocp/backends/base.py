@@ -1,0 +1,48 @@
+"""The Backend protocol and the options every engine takes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from nonocp.puzzle import Puzzle
+from nonocp.result import SolveResult
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """max_solutions=None means enumerate all. time_limit in seconds (None = no limit).
+
+    `progress`, when set, is called by engines with a short dict now and then (never printed by core code).
+    `extra` carries engine-specific settings (e.g. {"encoding": "blocks"} for sat) without widening this type.
+    """
+
+    max_solutions: int | None = 2
+    time_limit: float | None = None
+    seed: int | None = None
+    workers: int | None = None
+    progress: Callable[[dict[str, Any]], None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def deadline(self, start: float | None = None) -> float | None:
+        """Absolute time.monotonic() by which the engine must answer."""
+        if self.time_limit is None:
+            return None
+        return (time.monotonic() if start is None else start) + self.time_limit
+
+
+class Backend(Protocol):
+    name: str
+
+    def available(self) -> bool:
+        """True when the engine's library is importable here."""
+        ...
+
+    def version(self) -> str:
+        """The engine's own version (library version for wrapped solvers)."""
+        ...
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        ...
