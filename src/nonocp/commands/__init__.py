@@ -1,0 +1,1 @@
+"""One module per `nonocp` subcommand; each defines `register(app)`. cli.py finds them by itself."""
