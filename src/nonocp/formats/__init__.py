@@ -1,0 +1,194 @@
+"""Puzzle file formats: one module per format, and this registry that picks one.
+
+    load(path, fmt=None) -> list[Puzzle]      every puzzle in the file (bundles hold many)
+    loads(text, fmt, path="<string>")          the same from text
+    dump(puzzle_or_list, path, fmt=None)       write (format from `fmt`, else the extension)
+    dumps(puzzle_or_list, fmt) -> str
+    detect(path, text=None, fmt=None) -> str   explicit name > extension > content sniffing
+
+Adding a format is one line, e.g. a writer-only DIMACS export:
+
+    register("cnf", extensions=(".cnf",), writer=puzzle_to_dimacs)
+
+A reader is `(text, path) -> list[Puzzle]` and raises only ParseError. A writer is
+`Puzzle -> str`; a `bundle_writer` (`Sequence[Puzzle] -> str`) lets `dumps` take a list.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from nonocp.errors import NonocpError, ParseError
+from nonocp.formats import non
+from nonocp.formats._common import check_text, read_text
+from nonocp.puzzle import Puzzle
+
+Reader = Callable[[str, str], list[Puzzle]]
+Writer = Callable[[Puzzle], str]
+BundleWriter = Callable[[Sequence[Puzzle]], str]
+Sniffer = Callable[[str], bool]
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    extensions: tuple[str, ...] = ()
+    reader: Reader | None = None
+    writer: Writer | None = None
+    bundle_writer: BundleWriter | None = None
+    sniff: Sniffer | None = None
+    description: str = ""
+
+
+FORMATS: dict[str, Format] = {}
+
+
+def register(
+    name: str,
+    *,
+    extensions: Sequence[str] = (),
+    reader: Reader | None = None,
+    writer: Writer | None = None,
+    bundle_writer: BundleWriter | None = None,
+    sniff: Sniffer | None = None,
+    description: str = "",
+) -> Format:
+    """Add (or replace) a format. Sniffers are tried in registration order, so register specific ones first."""
+    exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
+    f = Format(name, exts, reader, writer, bundle_writer, sniff, description)
+    FORMATS[name] = f
+    return f
+
+
+# Order matters for content sniffing: unmistakable formats first, the lenient .non reader last.
+register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=non.dumps_non,
+         bundle_writer=non.dumps_nonpack, description="bundle of .non puzzles separated by ====")
+register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
+         bundle_writer=non.dumps_nonpack, sniff=non.sniff,
+         description="Simpson .non (colour extension `color a #rrggbb`; Nonny's dialect)")
+
+
+def _get(fmt: str, path: str | None = None) -> Format:
+    f = FORMATS.get(fmt.lower())
+    if f is None:
+        known = ", ".join(sorted(FORMATS))
+        if path is not None:
+            raise ParseError(path, None, f"unknown format {fmt!r} (known: {known})")
+        raise NonocpError(f"unknown format {fmt!r} (known: {known})")
+    return f
+
+
+def format_for_extension(path: str) -> str | None:
+    """The format whose extension `path` has (longest match wins), or None."""
+    name = os.path.basename(os.fspath(path)).lower()
+    best: tuple[int, str] | None = None
+    for f in FORMATS.values():
+        for e in f.extensions:
+            if name.endswith(e) and (best is None or len(e) > best[0]):
+                best = (len(e), f.name)
+    return best[1] if best else None
+
+
+def sniff(text: str) -> str | None:
+    """The format the content looks like, or None."""
+    for f in FORMATS.values():
+        if f.sniff is not None and f.reader is not None:
+            try:
+                if f.sniff(text):
+                    return f.name
+            except Exception:  # a sniffer is a guess; a buggy guess must not break loading
+                continue
+    return None
+
+
+def detect(path: str, text: str | None = None, fmt: str | None = None) -> str:
+    """Explicit `fmt` > the file extension > the content. ParseError naming the path when none applies."""
+    if fmt:
+        return _get(fmt, path).name
+    by_ext = format_for_extension(path)
+    if by_ext is not None and FORMATS[by_ext].reader is not None:
+        return by_ext
+    if text is not None:
+        found = sniff(text)
+        if found is not None:
+            return found
+    raise ParseError(path, None, "cannot tell the puzzle format (give it with --from)")
+
+
+def _read(f: Format, text: str, path: str) -> list[Puzzle]:
+    if f.reader is None:
+        raise ParseError(path, None, f"format {f.name!r} can be written but not read")
+    check_text(text, path)
+    try:
+        puzzles = f.reader(text, path)
+    except NonocpError:
+        raise
+    except RecursionError:
+        raise ParseError(path, None, "input is nested too deeply") from None
+    except MemoryError:
+        raise ParseError(path, None, "input is too large") from None
+    if not puzzles:
+        raise ParseError(path, None, "no puzzle in the file")
+    return puzzles
+
+
+def load(path: str, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle in the file at `path`. Raises ParseError (never anything else) on bad input."""
+    path = os.fspath(path)
+    if fmt:
+        f = _get(fmt, path)
+    else:
+        f = None
+    text = read_text(path)
+    if f is None:
+        f = FORMATS[detect(path, text)]
+    return _read(f, text, path)
+
+
+def loads(text: str, fmt: str, path: str = "<string>") -> list[Puzzle]:
+    """Every puzzle in `text`, read as format `fmt` (a name from FORMATS)."""
+    return _read(_get(fmt, path), text, path)
+
+
+def dumps(puzzle: Puzzle | Sequence[Puzzle], fmt: str) -> str:
+    """The text of `puzzle` (or of a list of puzzles, for formats that bundle) in format `fmt`."""
+    f = _get(fmt)
+    if isinstance(puzzle, Puzzle):
+        if f.writer is None:
+            if f.bundle_writer is None:
+                raise NonocpError(f"format {f.name!r} cannot be written")
+            return f.bundle_writer([puzzle])
+        return f.writer(puzzle)
+    puzzles = list(puzzle)
+    if f.bundle_writer is not None:
+        return f.bundle_writer(puzzles)
+    if len(puzzles) == 1 and f.writer is not None:
+        return f.writer(puzzles[0])
+    raise NonocpError(f"format {f.name!r} holds one puzzle per file; got {len(puzzles)}")
+
+
+def dump(puzzle: Puzzle | Sequence[Puzzle], path: str, fmt: str | None = None) -> None:
+    """Write to `path`; the format is `fmt`, else the one the extension names."""
+    path = os.fspath(path)
+    name = fmt or format_for_extension(path)
+    if name is None:
+        raise NonocpError(f"{path}: cannot tell the output format from the extension (give --to)")
+    text = dumps(puzzle, name)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+
+
+def writable_formats() -> list[str]:
+    return sorted(n for n, f in FORMATS.items() if f.writer or f.bundle_writer)
+
+
+def readable_formats() -> list[str]:
+    return sorted(n for n, f in FORMATS.items() if f.reader)
+
+
+__all__ = [
+    "FORMATS", "Format", "detect", "dump", "dumps", "format_for_extension", "load", "loads", "readable_formats",
+    "register", "sniff", "writable_formats",
+]
