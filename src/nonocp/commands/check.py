@@ -1,0 +1,137 @@
+"""`nonocp check PUZZLE...`: run every independent engine on each puzzle and compare what they say.
+
+Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 0 otherwise (a
+timeout is shown but is not a disagreement). The comparison rules live in nonocp.crosscheck.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from nonocp.commands._common import EXIT_BAD_INPUT, EXIT_DISAGREE, fail, guarded, load_puzzles
+
+FORMATS = ("text", "json")
+
+
+def _engine_names(spec: str | None) -> tuple[str, ...]:
+    from nonocp.backends import BACKENDS, INDEPENDENT
+
+    if not spec:
+        return INDEPENDENT
+    names = tuple(dict.fromkeys(n.strip() for n in spec.split(",") if n.strip()))
+    if not names:
+        fail("--backends: give at least one engine name", EXIT_BAD_INPUT)
+    for n in names:
+        if n.partition(":")[0] not in BACKENDS:
+            fail(f"--backends: unknown engine {n!r}; choose from {', '.join(BACKENDS)}", EXIT_BAD_INPUT)
+    return names
+
+
+def _label(path: str, index: int, count: int, title: str) -> str:
+    where = path if count == 1 else f"{path} (puzzle {index})"
+    return f"{where} [{title}]" if title else where
+
+
+def _json_of(check) -> dict:
+    return {
+        "puzzle": check.puzzle,
+        "agree": check.agree,
+        "verdict": check.verdict,
+        "solutions": check.solution_count,
+        "engines": [
+            {
+                "engine": r.engine,
+                "status": r.status,
+                "seconds": round(r.seconds, 4),
+                "solutions": len(r.solutions),
+                "exhausted": r.exhausted,
+                "solutions_ok": r.solutions_ok,
+                "message": r.message,
+            }
+            for r in check.runs
+        ],
+        "disagreements": [
+            {"kind": d.kind, "engines": list(d.engines), "detail": d.detail} for d in check.disagreements
+        ],
+    }
+
+
+def _print_table(console, check) -> None:
+    from rich.table import Table
+
+    title = f"{check.puzzle}: " + ("[green]agree[/]" if check.agree else "[bold red]DISAGREE[/]")
+    table = Table(title=title, title_justify="left")
+    table.add_column("engine")
+    table.add_column("verdict")
+    table.add_column("seconds", justify="right")
+    table.add_column("solutions", justify="right")
+    table.add_column("solutions ok")
+    table.add_column("note", overflow="fold")
+    for r in check.runs:
+        ok = "-" if not r.solutions else ("yes" if r.solutions_ok else "[red]NO[/]")
+        seconds = f"{r.seconds:.3f}" if r.ran else "-"
+        table.add_row(r.engine, r.status, seconds, str(len(r.solutions)) if r.ran else "-", ok, r.message)
+    console.print(table)
+    for d in check.disagreements:
+        console.print(f"  [red]{d}[/]")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check")
+    def check_command(
+        puzzles: Annotated[list[str], typer.Argument(help="Puzzle files (bundles hold several puzzles).")],
+        backends: Annotated[
+            str | None, typer.Option("--backends", help="Comma-separated engines (default: every independent one).")
+        ] = None,
+        timeout: Annotated[
+            float | None, typer.Option("--timeout", min=0.0, help="Seconds per engine per puzzle.")
+        ] = None,
+        max_solutions: Annotated[
+            int, typer.Option("--max-solutions", min=2, help="Solutions each engine looks for (>= 2).")
+        ] = 2,
+        all_solutions: Annotated[
+            bool, typer.Option("--all", help="Enumerate every solution; the engines must then list the same ones.")
+        ] = False,
+        fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        input_format: Annotated[str | None, typer.Option("--from", help="Input format (default: detect).")] = None,
+    ) -> None:
+        """Run every engine on each puzzle and compare verdicts and solutions (exit 4 if they disagree)."""
+        from nonocp.crosscheck import crosscheck
+
+        if fmt not in FORMATS:
+            fail(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}", EXIT_BAD_INPUT)
+        engines = _engine_names(backends)
+        limit = None if all_solutions else max_solutions
+        with guarded():
+            # read everything first: a bad file is reported before any engine runs
+            loaded = [(path, load_puzzles(path, input_format)) for path in puzzles]
+            checks = []
+            console = None
+            if fmt == "text":
+                from rich.console import Console
+
+                console = Console()
+            for path, items in loaded:
+                for i, puzzle in enumerate(items, 1):
+                    label = _label(path, i, len(items), puzzle.title)
+                    result = crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit)
+                    if not any(r.ran for r in result.runs):
+                        reasons = "; ".join(r.message for r in result.runs)
+                        fail(f"no engine could run: {reasons}", EXIT_BAD_INPUT)
+                    checks.append(result)
+                    if console is not None:
+                        _print_table(console, result)
+
+        if fmt == "json":
+            doc = {"agree": all(c.agree for c in checks), "puzzles": [_json_of(c) for c in checks]}
+            print(json.dumps(doc, indent=2))
+        bad = [c for c in checks if not c.agree]
+        for c in bad:
+            kinds = ", ".join(sorted({d.kind for d in c.disagreements}))
+            print(f"nonocp: {c.puzzle}: engines {', '.join(c.culprits)} disagree ({kinds})", file=sys.stderr)
+        if bad:
+            raise typer.Exit(EXIT_DISAGREE)
