@@ -1,0 +1,356 @@
+"""The CP-SAT engine: OR-Tools CP-SAT with one `add_automaton` constraint per row and column.
+
+Model (written out in models/automaton.md, and in MiniZinc in models/nonogram.mzn):
+- one variable per cell holding its palette index (a Boolean in black-and-white puzzles); its domain is
+  first cut to the colours that both its row and its column allow on an otherwise empty line (the live
+  transitions of the two clue automata), which fixes the cells simple overlap logic would fix;
+- each line's clue automaton (nonocp.encode.automaton) constrains the line's cells.
+
+Several solutions (`max_solutions`, default 2, so that every answer says whether it is unique):
+- "block" (default): solve, add a clause saying "differ from every solution found so far", solve again,
+  until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further solution exists).
+  Each solve starts from scratch but keeps CP-SAT's presolve.
+- "enumerate": one search with `enumerate_all_solutions` (which restricts presolve), stopped at
+  `max_solutions`. Kept as an option (`extra={"uniqueness": "enumerate"}` or backend `cpsat:enumerate`);
+  measured slower on the survey set (benchmarks/bench_cpsat.py, models/README.md).
+
+ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+from nonocp.errors import NonocpError
+from nonocp.grid import Grid
+from nonocp.puzzle import Clue, Puzzle
+from nonocp.result import SolveResult, Status, status_of
+
+if TYPE_CHECKING:
+
+    from nonocp.backends.base import SolveOptions
+
+UNIQUENESS_MODES = ("block", "enumerate")
+CELL_MODELS = ("int", "bool")
+# Measured on the webpbn survey set on 2 shared cores (models/README.md): one worker was at least as
+# fast as two, so the default is 1 (deterministic too). `workers=0` asks CP-SAT for all cores.
+DEFAULT_WORKERS = 1
+
+
+def _cp_model():
+    from ortools.sat.python import cp_model
+
+    return cp_model
+
+
+def allowed_colors(automaton: LineAutomaton, length: int) -> list[set[int]]:
+    """allowed[p] = colours some accepted line of `length` has at cell p (exact for the line alone)."""
+    live = live_states(automaton, length)
+    by_from: dict[int, list[tuple[int, int]]] = {}
+    for a, v, b in automaton.transitions:
+        by_from.setdefault(a, []).append((v, b))
+    out: list[set[int]] = []
+    for p in range(length):
+        nxt = live[p + 1]
+        out.append({v for s in live[p] for v, t in by_from.get(s, ()) if t in nxt})
+    return out
+
+
+def cell_domains(puzzle: Puzzle) -> list[list[list[int]]]:
+    """domains[r][c] = sorted colours allowed at (r, c) by both its row and its column on their own."""
+    w, h = puzzle.width, puzzle.height
+    row_allowed = [_allowed(clue, w) for clue in puzzle.rows]
+    col_allowed = [_allowed(clue, h) for clue in puzzle.cols]
+    return [[sorted(row_allowed[r][c] & col_allowed[c][r]) for c in range(w)] for r in range(h)]
+
+
+def _allowed(clue: Clue, length: int) -> list[set[int]]:
+    return allowed_colors(clue_automaton(clue), length)
+
+
+@dataclass
+class NonogramModel:
+    """A built CP-SAT model with the handles the solve loop needs."""
+
+    model: Any  # cp_model.CpModel
+    cells: list[list[Any]]  # cells[r][c]: IntVar / BoolVar holding the palette index, or an int if fixed
+    domains: list[list[list[int]]]
+    # differs[(r, c, v)]: a literal that implies "cell (r,c) is not colour v" (built on demand)
+    differs: dict[tuple[int, int, int], Any]
+    color_literals: dict[tuple[int, int, int], Any]  # the "bool" cell model's literal for cell == v
+    build_seconds: float
+    empty: bool = False  # some cell has no colour left: no solution, known before any search
+
+    def differs_literal(self, r: int, c: int, v: int):
+        """A literal whose truth implies cell (r, c) != v: the building block of a blocking clause."""
+        key = (r, c, v)
+        lit = self.differs.get(key)
+        if lit is not None:
+            return lit
+        x = self.cells[r][c]
+        if (r, c, v) in self.color_literals:
+            lit = self.color_literals[key].Not()
+        elif self.domains[r][c] == [0, 1]:  # a Boolean cell: "not v" is a literal already
+            lit = x.Not() if v == 1 else x
+        else:
+            # Half-reification is enough: the clause only needs "lit -> x != v"; if x != v the solver
+            # is free to make lit true.
+            lit = self.model.new_bool_var(f"d_{r}_{c}_{v}")
+            self.model.add(x != v).only_enforce_if(lit)
+        self.differs[key] = lit
+        return lit
+
+    def forbid(self, grid: Grid) -> bool:
+        """Add "differ from `grid` somewhere"; False if that is impossible (every cell is fixed).
+
+        Only cells that hold a colour in `grid` (and are not fixed) need to be in the clause: the clues fix
+        how many cells each line paints, so another solution that differs anywhere also moves away from
+        some painted cell of `grid`. That halves the clause of a typical picture.
+        """
+        lits = [
+            self.differs_literal(r, c, v)
+            for r, row in enumerate(grid.cells)
+            for c, v in enumerate(row)
+            if v and len(self.domains[r][c]) > 1
+        ]
+        if not lits:
+            return False
+        self.model.add_bool_or(lits)
+        return True
+
+
+def build_model(puzzle: Puzzle, cell_model: str = "int") -> NonogramModel:
+    """One variable per cell (domain cut by both lines), one automaton per row and column.
+
+    cell_model (colour puzzles only): "int" = one integer per cell; "bool" = one Boolean per cell and
+    colour (exactly one true), channelled to the integer the automata read.
+    """
+    if cell_model not in CELL_MODELS:
+        raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
+    start = time.perf_counter()
+    cp = _cp_model()
+    model = cp.CpModel()
+    domains = cell_domains(puzzle)
+    empty = any(not d for row in domains for d in row)
+    cells: list[list[Any]] = []
+    color_literals: dict[tuple[int, int, int], Any] = {}
+    for r, row in enumerate(domains):
+        out = []
+        for c, dom in enumerate(row):
+            if len(dom) <= 1:
+                out.append(dom[0] if dom else 0)  # fixed (or contradictory, caught by `empty`)
+            elif dom == [0, 1]:
+                out.append(model.new_bool_var(f"x_{r}_{c}"))
+            else:
+                x = model.new_int_var_from_domain(cp.Domain.from_values(dom), f"x_{r}_{c}")
+                if cell_model == "bool":
+                    lits = []
+                    for v in dom:
+                        b = model.new_bool_var(f"b_{r}_{c}_{v}")
+                        model.add(x == v).only_enforce_if(b)
+                        color_literals[(r, c, v)] = b
+                        lits.append(b)
+                    model.add_exactly_one(lits)
+                out.append(x)
+        cells.append(out)
+    if not empty:
+        for r, clue in enumerate(puzzle.rows):
+            _add_line(model, clue, cells[r])
+        for c, clue in enumerate(puzzle.cols):
+            _add_line(model, clue, [cells[r][c] for r in range(puzzle.height)])
+    return NonogramModel(model, cells, domains, {}, color_literals, time.perf_counter() - start, empty)
+
+
+def _add_line(model, clue: Clue, line: list[Any]) -> None:
+    if all(isinstance(x, int) for x in line):
+        return  # every cell fixed by the domains, which already agree with this line's clue
+    a = clue_automaton(clue)
+    model.add_automaton(line, a.start, sorted(a.accepting), list(a.transitions))
+
+
+def grid_of(cells: list[list[Any]], value) -> Grid:
+    """Read the cell values through `value` (a solver's or a callback's)."""
+    return Grid(tuple(tuple(x if isinstance(x, int) else int(value(x)) for x in row) for row in cells))
+
+
+class _Collector:
+    """Solution callback for the enumerate mode. Ignores repeats (OR-Tools 9.11 once reported the same
+    solution again, issues #4376/#4268) and stops the search at the limit."""
+
+    def __new__(cls, *args, **kwargs):  # subclass the ortools class lazily, at first use
+        cp = _cp_model()
+
+        class Collector(cp.CpSolverSolutionCallback):
+            def __init__(self, cells, limit, progress) -> None:
+                super().__init__()
+                self.cells = cells
+                self.limit = limit
+                self.progress = progress
+                self.found: list[Grid] = []
+                self.seen: set[Grid] = set()
+                self.repeats = 0
+                self.stopped = False
+
+            def on_solution_callback(self) -> None:
+                grid = grid_of(self.cells, self.value)
+                if grid in self.seen:
+                    self.repeats += 1
+                    return
+                self.seen.add(grid)
+                self.found.append(grid)
+                if self.progress is not None:
+                    self.progress({"solutions": len(self.found)})
+                if self.limit is not None and len(self.found) >= self.limit:
+                    self.stopped = True
+                    self.stop_search()
+
+        return Collector(*args, **kwargs)
+
+
+class CpsatBackend:
+    """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,bool`) or
+    `extra={"uniqueness": ..., "cell_model": ...}` choose the uniqueness mode and the colour cell model."""
+
+    name = "cpsat"
+
+    def __init__(self, variant: str = "") -> None:
+        self.uniqueness = "block"
+        self.cell_model = "int"
+        for part in filter(None, variant.split(",")):
+            if part in UNIQUENESS_MODES:
+                self.uniqueness = part
+            elif part in CELL_MODELS:
+                self.cell_model = part
+            else:
+                raise NonocpError(
+                    f"cpsat: unknown variant {part!r}; choose from {', '.join(UNIQUENESS_MODES + CELL_MODELS)}"
+                )
+
+    def available(self) -> bool:
+        # find_spec on the dotted name would import ortools/__init__ (and `logging`); checking the top
+        # package and the file is enough and costs nothing.
+        spec = importlib.util.find_spec("ortools")
+        if spec is None or not spec.submodule_search_locations:
+            return False
+        return any(
+            os.path.exists(os.path.join(loc, "sat", "python", "cp_model.py")) for loc in spec.submodule_search_locations
+        )
+
+    def version(self) -> str:
+        try:
+            return f"ortools {importlib.metadata.version('ortools')}"
+        except importlib.metadata.PackageNotFoundError:
+            return "ortools (version unknown)"
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        start = time.monotonic()
+        extra = options.extra or {}
+        uniqueness = extra.get("uniqueness", self.uniqueness)
+        if uniqueness not in UNIQUENESS_MODES:
+            raise NonocpError(f"cpsat: unknown uniqueness mode {uniqueness!r}")
+        cell_model = extra.get("cell_model", self.cell_model)
+        limit = options.max_solutions
+        if limit is not None:
+            limit = max(1, limit)
+        built = build_model(puzzle, cell_model)
+        stats: dict[str, Any] = {
+            "uniqueness": uniqueness,
+            "cell_model": cell_model if not puzzle.palette.is_black_and_white else "bool",
+            "workers": options.workers if options.workers is not None else DEFAULT_WORKERS,
+            "build_seconds": round(built.build_seconds, 4),
+            "fixed_cells": sum(1 for row in built.cells for x in row if isinstance(x, int)),
+            "solves": 0,
+            "conflicts": 0,
+            "branches": 0,
+            "wall_time": 0.0,
+            "repeated_solutions": 0,
+        }
+        if built.empty:
+            solutions: list[Grid] = []
+            exhausted, timed_out = True, False
+        elif uniqueness == "enumerate":
+            solutions, exhausted, timed_out = self._enumerate(built, options, limit, start, stats)
+        else:
+            solutions, exhausted, timed_out = self._block(built, options, limit, start, stats)
+        stats["wall_time"] = round(stats["wall_time"], 4)
+        status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
+        return SolveResult(
+            status=status,
+            solutions=tuple(solutions),
+            exhausted=exhausted and status is not Status.TIMEOUT,
+            backend=self.name,
+            seconds=time.monotonic() - start,
+            stats=stats,
+        )
+
+    # -- the two ways of finding several solutions ------------------------------------------------
+
+    def _solver(self, options: SolveOptions, deadline: float | None):
+        cp = _cp_model()
+        solver = cp.CpSolver()
+        p = solver.parameters
+        p.num_workers = options.workers if options.workers is not None else DEFAULT_WORKERS
+        if options.seed is not None:
+            p.random_seed = int(options.seed)
+        if deadline is not None:
+            p.max_time_in_seconds = max(0.001, deadline - time.monotonic())
+        return solver
+
+    @staticmethod
+    def _account(solver, stats: dict[str, Any]) -> None:
+        stats["solves"] += 1
+        stats["conflicts"] += solver.num_conflicts
+        stats["branches"] += solver.num_branches
+        stats["wall_time"] += solver.wall_time
+
+    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, start: float, stats):
+        """Solve, forbid what was found, solve again: until the limit or INFEASIBLE."""
+        cp = _cp_model()
+        deadline = options.deadline(start)
+        solutions: list[Grid] = []
+        seen: set[Grid] = set()
+        while limit is None or len(solutions) < limit:
+            if deadline is not None and time.monotonic() >= deadline:
+                return solutions, False, True
+            solver = self._solver(options, deadline)
+            code = solver.solve(built.model)
+            self._account(solver, stats)
+            if code == cp.INFEASIBLE:
+                return solutions, True, False
+            if code == cp.MODEL_INVALID:
+                raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
+            if code not in (cp.OPTIMAL, cp.FEASIBLE):
+                return solutions, False, True  # UNKNOWN: the time ran out
+            grid = grid_of(built.cells, solver.value)
+            if grid in seen:  # cannot happen with a correct blocking clause; never loop on it
+                raise NonocpError("cpsat: the solver returned a forbidden solution again; this is a bug")
+            seen.add(grid)
+            solutions.append(grid)
+            if options.progress is not None:
+                options.progress({"solutions": len(solutions)})
+            if not built.forbid(grid):
+                return solutions, True, False  # every cell is fixed: nothing else can exist
+        return solutions, False, False
+
+    def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, start: float, stats):
+        """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
+        cp = _cp_model()
+        solver = self._solver(options, options.deadline(start))
+        solver.parameters.enumerate_all_solutions = True
+        collector = _Collector(built.cells, limit, options.progress)
+        code = solver.solve(built.model, collector)
+        self._account(solver, stats)
+        stats["repeated_solutions"] = collector.repeats
+        if code == cp.MODEL_INVALID:
+            raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
+        if collector.stopped:
+            return collector.found, False, False
+        if code in (cp.OPTIMAL, cp.INFEASIBLE):
+            return collector.found, True, False
+        return collector.found, False, True
