@@ -16,6 +16,9 @@ class SolveOptions:
     """max_solutions=None means enumerate all. time_limit in seconds (None = no limit).
 
     `progress`, when set, is called by engines with a short dict now and then (never printed by core code).
+    `fixed` restricts cells before solving: {(row, col): bit mask of allowed palette indices}. Every engine
+    honours it (backbone queries and the auto hybrid rely on it); a cell whose mask is 0 makes the puzzle
+    unsolvable.
     `extra` carries engine-specific settings (e.g. {"encoding": "blocks"} for sat) without widening this type.
     """
 
@@ -24,6 +27,7 @@ class SolveOptions:
     seed: int | None = None
     workers: int | None = None
     progress: Callable[[dict[str, Any]], None] | None = None
+    fixed: dict[tuple[int, int], int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def deadline(self, start: float | None = None) -> float | None:
