@@ -1,0 +1,31 @@
+"""How clues are written for people: one token per block, `3` in black and white, `3a` in colour."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from nonocp.puzzle import Block, Clue, Palette
+
+# Cells flagged by the caller (row, column), e.g. the cells a backbone view leaves undecided.
+Marked = Collection[tuple[int, int]]
+
+
+def block_token(block: Block, palette: Palette) -> str:
+    """`3` for a black-and-white block, `3a` (length + the colour's file symbol) for a colour block."""
+    if palette.is_black_and_white:
+        return str(block.length)
+    return f"{block.length}{palette[block.color].symbol}"
+
+
+def clue_tokens(clue: Clue, palette: Palette) -> list[str]:
+    """The tokens of one clue; an empty line is written `0` as in the `.non` format."""
+    if not clue:
+        return ["0"]
+    return [block_token(b, palette) for b in clue]
+
+
+def contrast_color(rgb: str) -> str:
+    """Black or white, whichever reads better on a background of `rgb` (#rrggbb)."""
+    r, g, b = (int(rgb[i:i + 2], 16) for i in (1, 3, 5))
+    # ITU-R BT.601 luma; 140 rather than 128 keeps white text on mid-tone reds and blues
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"

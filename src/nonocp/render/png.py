@@ -1,0 +1,51 @@
+"""PNG picture via Pillow: the same drawing as the SVG (render/geometry.py), rasterised."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw, ImageFont
+
+from nonocp.grid import Grid
+from nonocp.puzzle import Puzzle
+from nonocp.render.clues import Marked, contrast_color
+from nonocp.render.geometry import PAPER, font_size, picture
+
+
+def _font(size: float):
+    try:
+        return ImageFont.load_default(size=max(int(size), 6))
+    except (TypeError, OSError):  # Pillow built without FreeType: the fixed bitmap font
+        return ImageFont.load_default()
+
+
+def render_image(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = 20) -> Image.Image:
+    pic = picture(puzzle, grid, marked, cell)
+    img = Image.new("RGB", (pic.width, pic.height), PAPER)
+    draw = ImageDraw.Draw(img)
+    fonts: dict[float, object] = {}
+    for lab in pic.labels:
+        if lab.fill:
+            draw.rounded_rectangle(
+                (lab.x + 1, lab.y + 1, lab.x + lab.size - 2, lab.y + lab.size - 2), radius=2, fill=lab.fill
+            )
+        size = font_size(lab.text, lab.size)
+        font = fonts.setdefault(size, _font(size))
+        draw.text((lab.x + lab.size / 2, lab.y + lab.size / 2), lab.text, fill=lab.ink, font=font, anchor="mm")
+    for c in pic.cells:
+        draw.rectangle((c.x, c.y, c.x + cell - 1, c.y + cell - 1), fill=c.fill)
+        if c.marked:
+            inset = cell * 0.25
+            ink = contrast_color(c.fill)
+            x1, y1, x2, y2 = c.x + inset, c.y + inset, c.x + cell - inset, c.y + cell - inset
+            draw.line((x1, y1, x2, y2), fill=ink, width=2)
+            draw.line((x2, y1, x1, y2), fill=ink, width=2)
+    for r in pic.rules:
+        draw.line((r.x1, r.y1, r.x2, r.y2), fill=r.color, width=max(int(round(r.width)), 1))
+    return img
+
+
+def render_png(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = 20) -> bytes:
+    buf = io.BytesIO()
+    render_image(puzzle, grid, marked, cell).save(buf, format="PNG", optimize=True)
+    return buf.getvalue()

@@ -1,0 +1,70 @@
+"""SVG picture: the (solved) grid with its clues. One `<rect class="cell">` per cell, carrying its
+row and column, so the picture can be styled or checked by tools; marked cells get a cross."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from nonocp.grid import Grid
+from nonocp.puzzle import Puzzle
+from nonocp.render.clues import Marked, contrast_color
+from nonocp.render.geometry import PAPER, font_size, picture
+
+
+def _n(v: float) -> str:
+    """Numbers without a trailing `.0`, to keep the file small and diffable."""
+    return f"{v:g}"
+
+
+def render_svg(
+    puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = 20
+) -> str:
+    pic = picture(puzzle, grid, marked, cell)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{pic.width}" height="{pic.height}" '
+        f'viewBox="0 0 {pic.width} {pic.height}" font-family="sans-serif">',
+    ]
+    if puzzle.title:
+        out.append(f"<title>{escape(puzzle.title)}</title>")
+    out.append(f'<rect width="{pic.width}" height="{pic.height}" fill="{PAPER}"/>')
+    out.append('<g class="clues" text-anchor="middle" dominant-baseline="central">')
+    for lab in pic.labels:
+        if lab.fill:
+            out.append(
+                f'<rect x="{_n(lab.x + 1)}" y="{_n(lab.y + 1)}" width="{_n(lab.size - 2)}" '
+                f'height="{_n(lab.size - 2)}" rx="2" fill="{lab.fill}"/>'
+            )
+        out.append(
+            f'<text x="{_n(lab.x + lab.size / 2)}" y="{_n(lab.y + lab.size / 2)}" '
+            f'font-size="{_n(font_size(lab.text, lab.size))}" fill="{lab.ink}">{escape(lab.text)}</text>'
+        )
+    out.append("</g>")
+    out.append('<g class="cells">')
+    for c in pic.cells:
+        out.append(
+            f'<rect class="cell" data-row="{c.row}" data-col="{c.col}" x="{_n(c.x)}" y="{_n(c.y)}" '
+            f'width="{cell}" height="{cell}" fill="{c.fill}"/>'
+        )
+    out.append("</g>")
+    crosses = [c for c in pic.cells if c.marked]
+    if crosses:
+        out.append('<g class="marked" stroke-width="2" stroke-linecap="round">')
+        inset = cell * 0.25
+        for c in crosses:
+            x1, y1, x2, y2 = c.x + inset, c.y + inset, c.x + cell - inset, c.y + cell - inset
+            stroke = quoteattr(contrast_color(c.fill))
+            out.append(
+                f'<path data-row="{c.row}" data-col="{c.col}" stroke={stroke} '
+                f'd="M{_n(x1)} {_n(y1)}L{_n(x2)} {_n(y2)}M{_n(x2)} {_n(y1)}L{_n(x1)} {_n(y2)}"/>'
+            )
+        out.append("</g>")
+    out.append('<g class="rules" stroke-linecap="square">')
+    for r in pic.rules:
+        out.append(
+            f'<line x1="{_n(r.x1)}" y1="{_n(r.y1)}" x2="{_n(r.x2)}" y2="{_n(r.y2)}" '
+            f'stroke="{r.color}" stroke-width="{_n(r.width)}"/>'
+        )
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,36 @@
+"""The text picture in terminal colours (rich): cells painted in their colours, colour clues on
+their colour. Same layout as render/text.py, only painted."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from nonocp.grid import Grid
+from nonocp.puzzle import Puzzle
+from nonocp.render.clues import Marked, contrast_color
+from nonocp.render.text import layout
+
+UNDECIDED_STYLE = "on grey35"
+
+
+def render_rich(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None) -> Text:
+    """A rich Text of the puzzle; cells touch and are at least two columns wide, so that they look square."""
+    palette = puzzle.palette
+    out = Text()
+    for line in layout(puzzle, grid, marked, gap=False):
+        for seg in line:
+            if seg.kind == "cell":
+                rgb = palette[seg.color].rgb if seg.color is not None else None
+                text = seg.text if seg.marked else " " * len(seg.text)
+                if rgb is None:
+                    style = f"bold {UNDECIDED_STYLE}" if seg.marked else UNDECIDED_STYLE
+                else:
+                    style = f"bold {contrast_color(rgb)} on {rgb}"
+                out.append(text, style=style)
+            elif seg.kind == "clue" and seg.color is not None and not palette.is_black_and_white:
+                rgb = palette[seg.color].rgb
+                out.append(seg.text, style=f"{contrast_color(rgb)} on {rgb}")
+            else:
+                out.append(seg.text)
+        out.append("\n")
+    return out

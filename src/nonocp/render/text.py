@@ -1,0 +1,104 @@
+"""Plain-text picture: the grid with row clues on the left and column clues stacked on top.
+
+The layout is built once as lines of typed segments; `render_text` joins their text (for pipes and
+files), and render/terminal.py paints the same segments with colours (for a terminal), so the two
+never drift apart.
+
+    >>> print(render_text(puzzle, grid))          # doctest: +SKIP
+            1
+          3 1 2
+        +------
+      1 | . # .
+    1 1 | # . #
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nonocp.grid import Grid
+from nonocp.puzzle import Puzzle
+from nonocp.render.clues import Marked, clue_tokens
+
+UNKNOWN_CELL = " "
+MARKED_CELL = "?"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of one output line. `kind` is "pad" (spaces, frame), "clue" or "cell".
+
+    `color` is a palette index for clues and decided cells, None for frame and undecided cells.
+    """
+
+    text: str
+    kind: str = "pad"
+    color: int | None = None
+    marked: bool = False
+
+
+def cell_symbol(puzzle: Puzzle, color: int) -> str:
+    """`#`/`.` in black and white; the colour's file symbol in colour puzzles (`.` for background)."""
+    if color == 0:
+        return "."
+    if puzzle.palette.is_black_and_white:
+        return "#"
+    return puzzle.palette[color].symbol
+
+
+def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, gap: bool = True):
+    """The picture as a list of lines, each a list of Segments.
+
+    With `gap`, cells are one character apart (plain text); without, cells touch (painted cells make a
+    picture) and each is at least two characters wide and one wider than the longest column token.
+    """
+    palette = puzzle.palette
+    marked_set = set(marked or ())
+    row_tokens = [clue_tokens(c, palette) for c in puzzle.rows]
+    col_tokens = [clue_tokens(c, palette) for c in puzzle.cols]
+    margin = max(len(" ".join(t)) for t in row_tokens)
+    longest = max(len(tok) for toks in col_tokens for tok in toks)
+    cw = longest if gap else max(2, longest + 1)
+    sep = " " if gap else ""
+    depth = max(len(t) for t in col_tokens)
+
+    lines: list[list[Segment]] = []
+    for k in range(depth):  # column clues, bottom-aligned against the grid
+        line = [Segment(" " * (margin + 2 + len(sep)))]
+        for c, toks in enumerate(col_tokens):
+            if c and sep:
+                line.append(Segment(sep))
+            i = k - (depth - len(toks))
+            if i < 0:
+                line.append(Segment(" " * cw))
+            else:
+                block = puzzle.cols[c][i].color if puzzle.cols[c] else None
+                line.append(Segment(toks[i].rjust(cw), "clue", block))
+        lines.append(line)
+    lines.append([Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))])
+    for r, toks in enumerate(row_tokens):
+        line = [Segment(" " * (margin - len(" ".join(toks))))]
+        for i, tok in enumerate(toks):
+            if i:
+                line.append(Segment(" "))
+            line.append(Segment(tok, "clue", puzzle.rows[r][i].color if puzzle.rows[r] else None))
+        line.append(Segment(" | " if gap else " |"))
+        for c in range(puzzle.width):
+            if c and sep:
+                line.append(Segment(sep))
+            is_marked = (r, c) in marked_set
+            if grid is None:
+                sym, color = UNKNOWN_CELL, None
+            else:
+                color = grid.cells[r][c]
+                sym = cell_symbol(puzzle, color)
+            if is_marked:
+                sym = MARKED_CELL
+            line.append(Segment(sym.rjust(cw), "cell", color, is_marked))
+        lines.append(line)
+    return lines
+
+
+def render_text(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None) -> str:
+    """The puzzle's clues around `grid` (or an empty grid), as plain text ending in a newline."""
+    return "".join("".join(s.text for s in line).rstrip() + "\n" for line in layout(puzzle, grid, marked))
