@@ -160,3 +160,18 @@ def test_oracle_finds_known_grid():
     grid = Grid.from_rows([[1, 0], [1, 1]])
     puzzle = puzzle_from_grid(grid, BW)
     assert brute_force(puzzle) == [grid]
+
+
+@pytest.mark.parametrize("name", ENGINES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)), picks=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 7)), max_size=3))
+def test_fixed_cells_restrict_solutions(name, data, picks):
+    """SolveOptions.fixed = {(r, c): allowed colour mask}: every engine must return exactly the solutions
+    whose cells lie in their masks (backbone queries and the auto hybrid depend on it)."""
+    puzzle, _ = data
+    k = len(puzzle.palette)
+    fixed = {(r % puzzle.height, c % puzzle.width): m & ((1 << k) - 1) for r, c, m in picks}
+    expected = {g for g in brute_force(puzzle) if all(fixed[(r, c)] >> g.cells[r][c] & 1 for (r, c) in fixed)}
+    result = engine(name).solve(puzzle, SolveOptions(max_solutions=None, fixed=fixed))
+    assert result.exhausted
+    assert set(result.solutions) == expected
