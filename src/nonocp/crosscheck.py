@@ -116,6 +116,8 @@ def run_engine(name: str, puzzle: Puzzle, options: SolveOptions, resolve: Resolv
         backend = (resolve or get_backend)(name)
     except BackendUnavailable as e:
         return EngineRun(name, UNAVAILABLE, message=str(e))
+    except Exception as e:  # noqa: BLE001 - a half-installed engine (e.g. its class missing) cannot run either
+        return EngineRun(name, UNAVAILABLE, message=f"cannot load: {type(e).__name__}: {e}")
     start = time.perf_counter()
     try:
         result: SolveResult = backend.solve(puzzle, options)  # type: ignore[attr-defined]

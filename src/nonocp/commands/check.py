@@ -74,7 +74,8 @@ def _print_table(console, check) -> None:
     for r in check.runs:
         ok = "-" if not r.solutions else ("yes" if r.solutions_ok else "[red]NO[/]")
         seconds = f"{r.seconds:.3f}" if r.ran else "-"
-        table.add_row(r.engine, r.status, seconds, str(len(r.solutions)) if r.ran else "-", ok, r.message)
+        note = r.message if len(r.message) <= 60 else r.message[:59] + "…"  # full text in --format json
+        table.add_row(r.engine, r.status, seconds, str(len(r.solutions)) if r.ran else "-", ok, note)
     console.print(table)
     for d in check.disagreements:
         console.print(f"  [red]{d}[/]")

@@ -1,0 +1,321 @@
+"""`nonocp check` and nonocp.crosscheck: agreement, disagreement (fake lying engines), bad input.
+
+The fake engines are registered in the real registry (nonocp.backends.BACKENDS) for the duration of
+a test, so the command runs exactly as it does with real engines. They solve by brute force
+(tests/oracle.py), so the puzzles here are tiny.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+import nonocp.backends
+from nonocp.backends import SolveOptions
+from nonocp.cli import app
+from nonocp.crosscheck import compare, crosscheck, run_engine
+from nonocp.formats import dumps
+from nonocp.grid import Grid
+from nonocp.puzzle import Block, Puzzle
+from nonocp.result import SolveResult, Status, status_of
+from oracle import brute_force
+
+
+def _allowed(grid: Grid, fixed: dict) -> bool:
+    return all(mask >> grid.cells[r][c] & 1 for (r, c), mask in fixed.items())
+
+
+class BruteBackend:
+    """A correct engine for tiny puzzles: brute force, honouring max_solutions and extra["fixed"]."""
+
+    name = "brute"
+
+    def available(self) -> bool:
+        return True
+
+    def version(self) -> str:
+        return "test"
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        start = time.perf_counter()
+        fixed = options.extra.get("fixed") or {}
+        every = [g for g in brute_force(puzzle) if _allowed(g, fixed)]
+        limit = options.max_solutions
+        found = every if limit is None else every[:limit]
+        # exhausted only when the search proved there is nothing beyond what it returns
+        exhausted = len(found) == len(every) and (limit is None or len(every) < limit)
+        status = status_of(len(found), exhausted, limit)
+        return SolveResult(status, tuple(found), exhausted, self.name, time.perf_counter() - start)
+
+
+class BruteTooBackend(BruteBackend):
+    """A second correct engine, returning solutions in the opposite order."""
+
+    name = "brute2"
+
+    def solve(self, puzzle, options):
+        result = super().solve(puzzle, SolveOptions(max_solutions=None, extra=options.extra))
+        every = list(reversed(result.solutions))
+        limit = options.max_solutions
+        found = every if limit is None else every[:limit]
+        exhausted = limit is None or len(every) < limit
+        return SolveResult(status_of(len(found), exhausted, limit), tuple(found), exhausted, self.name)
+
+
+class WrongGridBackend(BruteBackend):
+    """Claims a unique solution that breaks the clues (its grid is the solution with one cell flipped)."""
+
+    name = "wronggrid"
+
+    def solve(self, puzzle, options):
+        good = super().solve(puzzle, options)
+        rows = [list(r) for r in good.solutions[0].cells]
+        rows[0][0] = 1 - rows[0][0] if rows[0][0] in (0, 1) else 0
+        return SolveResult(Status.UNIQUE, (Grid.from_rows(rows),), True, self.name)
+
+
+class SaysNoneBackend(BruteBackend):
+    """Claims there is no solution."""
+
+    name = "saysnone"
+
+    def solve(self, puzzle, options):
+        return SolveResult(Status.NONE, (), True, self.name)
+
+
+class OtherUniqueBackend(BruteBackend):
+    """Claims 'unique' but returns the last solution: right grid, wrong verdict on multi-solution puzzles."""
+
+    name = "otherunique"
+
+    def solve(self, puzzle, options):
+        every = brute_force(puzzle)
+        return SolveResult(Status.UNIQUE if every else Status.NONE, tuple(every[-1:]), True, self.name)
+
+
+class SlowBackend(BruteBackend):
+    """Always times out without an answer."""
+
+    name = "slow"
+
+    def solve(self, puzzle, options):
+        return SolveResult(Status.TIMEOUT, (), False, self.name)
+
+
+class CrashBackend(BruteBackend):
+    name = "crash"
+
+    def solve(self, puzzle, options):
+        raise RuntimeError("boom")
+
+
+FAKES = {
+    "brute": "BruteBackend",
+    "brute2": "BruteTooBackend",
+    "wronggrid": "WrongGridBackend",
+    "saysnone": "SaysNoneBackend",
+    "otherunique": "OtherUniqueBackend",
+    "slow": "SlowBackend",
+    "crash": "CrashBackend",
+}
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    for name, cls in FAKES.items():
+        monkeypatch.setitem(nonocp.backends.BACKENDS, name, f"{__name__}:{cls}")
+    # the command's default engine list: two correct fakes, so tests never depend on real engines
+    monkeypatch.setattr(nonocp.backends, "INDEPENDENT", ("brute", "brute2"))
+
+
+def B(*lengths):
+    return tuple(Block(n, 1) for n in lengths)
+
+
+UNIQUE = Puzzle((B(1), B(3), B(1)), (B(1), B(3), B(1)))  # a plus sign
+MULTI = Puzzle((B(1),) * 3, (B(1),) * 3)  # 3x3 permutation matrices: 6 solutions
+NONE = Puzzle((B(2), B(1), ()), (B(1, 1), B(1), ()))  # totals agree, no solution
+
+
+def write(tmp_path, name, puzzle):
+    path = tmp_path / name
+    path.write_text(dumps(puzzle, "non"))
+    return str(path)
+
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, ["check", *args])
+
+
+# ---- the comparison itself ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("puzzle,verdict", [(UNIQUE, "unique"), (MULTI, "multiple"), (NONE, "none")])
+def test_correct_engines_agree(fakes, puzzle, verdict):
+    check = crosscheck(puzzle, ["brute", "brute2"])
+    assert check.agree, check.disagreements
+    assert check.verdict == verdict
+
+
+def test_enumerating_all_solutions_gives_the_exact_count(fakes):
+    check = crosscheck(MULTI, ["brute", "brute2"], max_solutions=None)
+    assert check.agree and check.solution_count == 6
+
+
+def test_wrong_grid_is_a_disagreement(fakes):
+    check = crosscheck(UNIQUE, ["brute", "wronggrid"])
+    assert not check.agree
+    kinds = {d.kind for d in check.disagreements}
+    assert "invalid-solution" in kinds
+    [invalid] = [d for d in check.disagreements if d.kind == "invalid-solution"]
+    assert invalid.engines == ("wronggrid",)
+    assert "wronggrid" in check.culprits
+
+
+def test_different_verdicts_disagree(fakes):
+    check = crosscheck(UNIQUE, ["brute", "saysnone"])
+    assert {d.kind for d in check.disagreements} >= {"verdict", "missed-solution"}
+    assert set(check.culprits) == {"brute", "saysnone"}
+
+
+def test_unique_claim_on_multi_solution_puzzle_disagrees(fakes):
+    check = crosscheck(MULTI, ["brute", "otherunique"])
+    assert "verdict" in {d.kind for d in check.disagreements}
+
+
+def test_unique_grids_must_be_identical():
+    """Two engines both say 'unique' with different valid grids: one of them missed a solution."""
+    a, b = brute_force(MULTI)[:2]
+    runs = [
+        run_engine("x", MULTI, SolveOptions(), lambda _: _Fixed(SolveResult(Status.UNIQUE, (a,), True, "x"))),
+        run_engine("y", MULTI, SolveOptions(), lambda _: _Fixed(SolveResult(Status.UNIQUE, (b,), True, "y"))),
+    ]
+    kinds = {d.kind for d in compare(runs)}
+    assert kinds == {"missed-solution"}
+
+
+def test_duplicates_and_inconsistent_verdicts_are_caught():
+    a = brute_force(MULTI)[0]
+    run = run_engine("x", MULTI, SolveOptions(), lambda _: _Fixed(SolveResult(Status.MULTIPLE, (a, a), False, "x")))
+    kinds = {d.kind for d in compare([run])}
+    assert kinds == {"duplicate-solution", "inconsistent"}
+
+
+def test_timeout_is_not_a_disagreement(fakes):
+    check = crosscheck(UNIQUE, ["brute", "slow"])
+    assert check.agree
+    assert [r.status for r in check.runs] == ["unique", "timeout"]
+
+
+def test_crash_is_reported(fakes):
+    check = crosscheck(UNIQUE, ["brute", "crash"])
+    assert not check.agree
+    assert check.runs[1].status == "error" and "boom" in check.runs[1].message
+
+
+def test_unavailable_engine_is_skipped(fakes, monkeypatch):
+    monkeypatch.setitem(nonocp.backends.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
+    check = crosscheck(UNIQUE, ["brute", "ghost"])
+    assert check.agree and check.runs[1].status == "unavailable"
+
+
+def test_max_solutions_below_two_is_refused():
+    with pytest.raises(ValueError):
+        crosscheck(UNIQUE, ["brute"], max_solutions=1)
+
+
+class _Fixed:
+    def __init__(self, result):
+        self.result = result
+
+    def solve(self, puzzle, options):
+        return self.result
+
+
+# ---- the command ----------------------------------------------------------------------------------
+
+
+def test_command_exits_0_when_engines_agree(fakes, tmp_path):
+    files = [write(tmp_path, "u.non", UNIQUE), write(tmp_path, "m.non", MULTI), write(tmp_path, "n.non", NONE)]
+    result = invoke(*files)
+    assert result.exit_code == 0, result.output
+    for word in ("brute", "brute2", "unique", "multiple", "none"):
+        assert word in result.output
+
+
+def test_command_exits_4_and_names_puzzle_and_engines(fakes, tmp_path):
+    good = write(tmp_path, "good.non", MULTI)
+    bad = write(tmp_path, "bad.non", UNIQUE)
+    result = invoke(good, bad, "--backends", "brute,wronggrid")
+    assert result.exit_code == 4
+    # the MULTI puzzle also disagrees (wronggrid says unique); the message names both files
+    assert "bad.non" in result.stderr and "wronggrid" in result.stderr
+
+
+def test_command_exits_4_on_verdict_disagreement(fakes, tmp_path):
+    path = write(tmp_path, "m.non", MULTI)
+    result = invoke(path, "--backends", "brute,otherunique")
+    assert result.exit_code == 4
+    assert "m.non" in result.stderr and "otherunique" in result.stderr and "brute" in result.stderr
+
+
+def test_command_timeout_only_is_exit_0(fakes, tmp_path):
+    path = write(tmp_path, "u.non", UNIQUE)
+    result = invoke(path, "--backends", "brute,slow", "--timeout", "1")
+    assert result.exit_code == 0
+    assert "timeout" in result.output
+
+
+def test_command_json(fakes, tmp_path):
+    path = write(tmp_path, "m.non", MULTI)
+    result = invoke(path, "--format", "json", "--all")
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert doc["agree"] is True
+    [p] = doc["puzzles"]
+    assert p["verdict"] == "multiple" and p["solutions"] == 6
+    assert [e["engine"] for e in p["engines"]] == ["brute", "brute2"]
+    assert all(e["solutions_ok"] for e in p["engines"])
+
+
+def test_command_json_disagreement(fakes, tmp_path):
+    path = write(tmp_path, "u.non", UNIQUE)
+    result = invoke(path, "--format", "json", "--backends", "brute,saysnone")
+    assert result.exit_code == 4
+    doc = json.loads(result.stdout)
+    assert doc["agree"] is False and doc["puzzles"][0]["disagreements"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["{missing}"],
+        ["{garbage}"],
+        ["{ok}", "--backends", "nosuchengine"],
+        ["{ok}", "--format", "yaml"],
+        ["{ok}", "--max-solutions", "1"],
+        ["{ok}", "--backends", "ghost"],
+    ],
+    ids=["missing-file", "unparsable", "unknown-engine", "bad-format", "limit-1", "nothing-available"],
+)
+def test_command_exits_2_on_bad_input(fakes, tmp_path, monkeypatch, args):
+    monkeypatch.setitem(nonocp.backends.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
+    garbage = tmp_path / "garbage.non"
+    garbage.write_text("width 3\nheight x\nrows\n\x00junk\n")
+    paths = {"missing": str(tmp_path / "absent.non"), "garbage": str(garbage), "ok": write(tmp_path, "ok.non", UNIQUE)}
+    result = invoke(*[a.format(**paths) for a in args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_file_is_reported_before_any_engine_runs(fakes, tmp_path):
+    ok = write(tmp_path, "ok.non", UNIQUE)
+    result = invoke(ok, str(tmp_path / "absent.non"), "--backends", "crash")
+    assert result.exit_code == 2
+    assert "absent.non" in result.stderr
