@@ -29,7 +29,7 @@ def _allowed(grid: Grid, fixed: dict) -> bool:
 
 
 class BruteBackend:
-    """A correct engine for tiny puzzles: brute force, honouring max_solutions and extra["fixed"]."""
+    """A correct engine for tiny puzzles: brute force, honouring max_solutions and fixed cells."""
 
     name = "brute"
 
@@ -41,7 +41,7 @@ class BruteBackend:
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.perf_counter()
-        fixed = options.extra.get("fixed") or {}
+        fixed = options.fixed or {}
         every = [g for g in brute_force(puzzle) if _allowed(g, fixed)]
         limit = options.max_solutions
         found = every if limit is None else every[:limit]
@@ -57,7 +57,7 @@ class BruteTooBackend(BruteBackend):
     name = "brute2"
 
     def solve(self, puzzle, options):
-        result = super().solve(puzzle, SolveOptions(max_solutions=None, extra=options.extra))
+        result = super().solve(puzzle, SolveOptions(max_solutions=None, fixed=options.fixed))
         every = list(reversed(result.solutions))
         limit = options.max_solutions
         found = every if limit is None else every[:limit]

@@ -7,7 +7,7 @@ possible colour is in the backbone (a designer need not touch it); a cell with s
 Method (engines used as black boxes through their public interface):
 1. Ask for two solutions. Every colour a solution shows in a cell is possible there.
 2. For every cell, ask the engine for a solution in which that cell takes a colour not yet known to be
-   possible there (`SolveOptions.extra["fixed"] = {(r, c): mask}`: cell (r, c) restricted to the
+   possible there (`SolveOptions.fixed = {(r, c): mask}`: cell (r, c) restricted to the
    colours in the bit mask). A solution found is a witness: it makes its colour possible in *every*
    cell, so one query usually settles many cells. "No solution" proves the remaining colours impossible.
    The number of queries is about (backbone cells) + (witnesses found), instead of cells x colours.
@@ -28,8 +28,6 @@ from nonocp.grid import Domains, Grid
 from nonocp.puzzle import Puzzle
 from nonocp.result import Status
 from nonocp.verify import verify
-
-FIXED_OPTION = "fixed"  # SolveOptions.extra key: {(row, col): bit mask of allowed colours}
 
 
 class BackboneError(NonocpError):
@@ -128,7 +126,7 @@ def compute_backbone(
 ) -> Backbone:
     """The exact possible colours of every cell of `puzzle`, found by queries to `backend`.
 
-    `backend` is a registry name or a Backend object; it must honour `extra["fixed"]`. `time_limit`
+    `backend` is a registry name or a Backend object; it must honour `SolveOptions.fixed`. `time_limit`
     bounds each query. `upper`, if given, must be sound (a superset of the true possible colours).
     """
     start = time.perf_counter()
@@ -138,8 +136,8 @@ def compute_backbone(
     full = (1 << n) - 1
 
     def run(max_solutions: int, fixed: dict[tuple[int, int], int] | None = None):
-        extra = {FIXED_OPTION: fixed} if fixed else {}
-        result = solve(puzzle, SolveOptions(max_solutions=max_solutions, time_limit=time_limit, seed=seed, extra=extra))
+        options = SolveOptions(max_solutions=max_solutions, time_limit=time_limit, seed=seed, fixed=fixed)
+        result = solve(puzzle, options)
         for g in result.solutions:  # type: ignore[attr-defined]
             check = verify(puzzle, g)
             if not check.ok:
@@ -147,7 +145,7 @@ def compute_backbone(
             for (r, c), allowed in (fixed or {}).items():
                 if not allowed >> g.cells[r][c] & 1:
                     raise BackboneError(
-                        f"the engine ignored extra['fixed'] at cell ({r + 1},{c + 1}); it cannot compute backbones"
+                        f"the engine ignored SolveOptions.fixed at cell ({r + 1},{c + 1}); it cannot compute backbones"
                     )
         return result
 

@@ -1,0 +1,146 @@
+"""Backbones (nonocp.backbone) against a brute-force reference on tiny multi-solution puzzles.
+
+The reference: enumerate every solution by brute force and take, per cell, the set of colours seen.
+The backbone algorithm must reproduce it exactly, whatever engine answers its queries: the brute-force
+fake engine here, and every real engine of tests/engines.py that is installed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from engines import ENGINES
+from nonocp.backbone import Backbone, BackboneError, backbone_from_solutions, compare_backbones, compute_backbone
+from nonocp.backends import SolveOptions, get_backend
+from nonocp.errors import BackendUnavailable
+from nonocp.grid import Domains
+from nonocp.puzzle import Block, Puzzle
+from nonocp.result import SolveResult, Status
+from oracle import brute_force
+from strategies import puzzles_with_grid
+from test_check import BruteBackend
+
+
+def B(*lengths):
+    return tuple(Block(n, 1) for n in lengths)
+
+
+def reference(puzzle: Puzzle) -> Backbone:
+    solutions = brute_force(puzzle)
+    status = {0: "none", 1: "unique"}.get(len(solutions), "multiple")
+    return backbone_from_solutions(puzzle, solutions, status)
+
+
+def assert_same(found: Backbone, expected: Backbone) -> None:
+    assert found.exact
+    assert found.status == expected.status
+    assert compare_backbones(found, expected) == []
+
+
+# 2x2 diagonal: every cell is ambiguous
+DIAGONAL = Puzzle((B(1), B(1)), (B(1), B(1)))
+PERMUTATIONS = Puzzle((B(1),) * 3, (B(1),) * 3)
+# 4 wide, 2 high: column 1 black, column 2 white, columns 3-4 a diagonal pair (2 solutions)
+PARTLY = Puzzle((B(1, 1), B(1, 1)), (B(2), (), B(1), B(1)))
+
+
+def test_diagonal_every_cell_ambiguous():
+    bb = compute_backbone(DIAGONAL, BruteBackend())
+    assert_same(bb, reference(DIAGONAL))
+    assert len(bb.ambiguous) == 4 and bb.fixed == {}
+
+
+def test_partly_fixed_puzzle():
+    expected = reference(PARTLY)
+    bb = compute_backbone(PARTLY, BruteBackend())
+    assert_same(bb, expected)
+    assert bb.fixed == {(0, 0): 1, (1, 0): 1, (0, 1): 0, (1, 1): 0}
+    assert set(bb.ambiguous) == {(0, 2), (0, 3), (1, 2), (1, 3)}
+    assert bb.colours(0, 2) == (0, 1)
+
+
+def test_unique_puzzle_is_all_backbone():
+    plus = Puzzle((B(1), B(3), B(1)), (B(1), B(3), B(1)))
+    bb = compute_backbone(plus, BruteBackend())
+    assert bb.status == "unique" and bb.exact and bb.ambiguous == ()
+    assert len(bb.fixed) == 9 and bb.queries == 1
+
+
+def test_unsolvable_puzzle_has_no_possible_colour():
+    none = Puzzle((B(2), B(1), ()), (B(1, 1), B(1), ()))
+    bb = compute_backbone(none, BruteBackend())
+    assert bb.status == "none" and bb.exact
+    assert all(m == 0 for m in bb.possible) and bb.fixed == {}
+
+
+def test_json_rows_and_domains():
+    bb = compute_backbone(PARTLY, BruteBackend())
+    rows = bb.to_rows()
+    assert rows[0][0] == [1] and rows[0][1] == [0] and rows[0][2] == [0, 1]
+    d = bb.to_domains()
+    assert isinstance(d, Domains) and d.get(0, 2) == 0b11 and d.get(1, 0) == 0b10
+
+
+def test_a_sound_superset_saves_queries():
+    expected = reference(PERMUTATIONS)
+    plain = compute_backbone(PERMUTATIONS, BruteBackend())
+    told = compute_backbone(PERMUTATIONS, BruteBackend(), upper=expected.to_domains())
+    assert_same(plain, expected)
+    assert_same(told, expected)
+    assert told.queries <= plain.queries
+
+
+class IgnoresFixed(BruteBackend):
+    def solve(self, puzzle, options):
+        return super().solve(puzzle, SolveOptions(max_solutions=options.max_solutions))
+
+
+def test_engine_ignoring_fixed_cells_is_detected():
+    with pytest.raises(BackboneError):
+        compute_backbone(PARTLY, IgnoresFixed())
+
+
+class TimesOutOnQueries(BruteBackend):
+    def solve(self, puzzle, options):
+        if options.fixed:
+            return SolveResult(Status.TIMEOUT, (), False, self.name)
+        return super().solve(puzzle, options)
+
+
+def test_timed_out_queries_leave_cells_open():
+    bb = compute_backbone(PARTLY, TimesOutOnQueries())
+    assert not bb.exact
+    # what the first two solutions show is still right, and nothing is claimed fixed that is open
+    for (r, c), k in bb.fixed.items():
+        assert reference(PARTLY).colours(r, c) == (k,)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
+def test_matches_brute_force_on_random_tiny_puzzles(data):
+    puzzle, _ = data
+    assert_same(compute_backbone(puzzle, BruteBackend()), reference(puzzle))
+
+
+def _engine(name):
+    try:
+        return get_backend(name)
+    except BackendUnavailable as e:
+        pytest.skip(f"engine {name} not available: {e}")
+    except Exception as e:  # noqa: BLE001 - an engine still being written
+        pytest.skip(f"engine {name} cannot load yet: {e}")
+
+
+@pytest.mark.parametrize("name", ENGINES)
+@pytest.mark.parametrize("puzzle", [DIAGONAL, PERMUTATIONS, PARTLY], ids=["diagonal", "permutations", "partly"])
+def test_real_engines_on_hand_made(name, puzzle):
+    assert_same(compute_backbone(puzzle, _engine(name)), reference(puzzle))
+
+
+@pytest.mark.parametrize("name", ENGINES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)))
+def test_real_engines_match_brute_force(name, data):
+    puzzle, _ = data
+    assert_same(compute_backbone(puzzle, _engine(name)), reference(puzzle))
