@@ -1,0 +1,53 @@
+"""The native engine: exact bitset line solver, propagation, probing, search with counting.
+
+Public entry points:
+
+* `NativeBackend` (name "native"): `solve(puzzle, SolveOptions) -> SolveResult`.
+* `propagate_and_probe(puzzle, deadline=None, trace=None) -> (masks, contradiction, stats)`: the
+  fixpoint of line propagation plus probing, for the hybrid `auto` engine and for explanations.
+  `masks` is row-major per-cell bit masks exactly as `nonocp.grid.Domains.masks` (bit k = palette
+  index k), `contradiction` is True when the puzzle has no solution (masks then mean nothing), `stats`
+  is a dict (line_solves, cache_hits, probes, ..., seconds). Raises `Timeout` (from
+  `nonocp.backends.native.engine`) when `deadline` (a `time.monotonic()` value) passes.
+  `fixed` ({(row, col): allowed colour mask}, as `SolveOptions.fixed`) restricts cells first.
+  Pass a list as `trace` to receive `TraceStep`s (engine.py) that replay the deductions in order.
+
+Modules: line.py (the line solver), engine.py (state, propagation, probing, trace), search.py
+(the all-remaining-cells step / branching / counting), backend.py (the Backend).
+"""
+
+from __future__ import annotations
+
+import time
+
+from nonocp.backends.native.backend import NativeBackend
+from nonocp.backends.native.engine import Engine, Timeout, TraceStep
+from nonocp.backends.native.line import solve_line
+from nonocp.puzzle import Puzzle
+
+
+def propagate_and_probe(
+    puzzle: Puzzle,
+    deadline: float | None = None,
+    trace: list[TraceStep] | None = None,
+    fixed: dict[tuple[int, int], int] | None = None,
+) -> tuple[list[int], bool, dict]:
+    """Line propagation then probing to a fixpoint; see the module docstring."""
+    start = time.monotonic()
+    engine = Engine(puzzle, deadline)
+    engine.trace = trace
+    tracing = trace is not None
+    st = engine.initial_state()
+    engine.restrict(st, fixed)
+    contradiction = engine.propagate(st, range(engine.nlines), tracing) < 0
+    t1 = time.monotonic()
+    engine.stats.seconds["propagate"] = t1 - start
+    if not contradiction:
+        ok, _ = engine.probe(st, tracing)
+        contradiction = not ok
+        engine.stats.seconds["probe"] = time.monotonic() - t1
+    masks = [] if contradiction else engine.to_masks(st)
+    return masks, contradiction, engine.stats.as_dict()
+
+
+__all__ = ["NativeBackend", "Timeout", "TraceStep", "propagate_and_probe", "solve_line"]

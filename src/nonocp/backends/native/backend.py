@@ -1,0 +1,80 @@
+"""NativeBackend: the `native` engine behind `nonocp.solve` and `--backend native`."""
+
+from __future__ import annotations
+
+import time
+
+from nonocp.backends.base import SolveOptions
+from nonocp.backends.native.engine import Engine, Timeout
+from nonocp.backends.native.search import enumerate_solutions
+from nonocp.grid import Grid
+from nonocp.puzzle import Puzzle
+from nonocp.result import SolveResult, status_of
+
+VERSION = "1.0"
+
+
+def state_to_grid(engine: Engine, st: list[int]) -> Grid:
+    """A solved state as a Grid (each cell has exactly one colour left)."""
+    ncol, W = engine.ncol, engine.W
+    rows = []
+    for r in range(engine.H):
+        base = r * ncol
+        row = [0] * W
+        for k in range(1, ncol):
+            m = st[base + k]
+            while m:
+                low = m & -m
+                m ^= low
+                row[low.bit_length() - 1] = k
+        rows.append(tuple(row))
+    return Grid(tuple(rows))
+
+
+class NativeBackend:
+    name = "native"
+
+    def __init__(self, variant: str = "") -> None:
+        self.variant = variant
+
+    def available(self) -> bool:
+        return True
+
+    def version(self) -> str:
+        return VERSION
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        start = time.monotonic()
+        engine = Engine(puzzle, options.deadline(start))
+        stats = engine.stats
+        found: list[list[int]] = []
+        exhausted = False
+        timed_out = False
+        limit = options.max_solutions
+        if limit is not None and limit < 1:
+            limit = 1
+        phase = "propagate"
+        t = start
+        try:
+            root = engine.initial_state()
+            engine.restrict(root, options.fixed)
+            if engine.propagate(root, range(engine.nlines)) < 0:
+                exhausted = True
+            else:
+                stats.seconds["propagate"] = time.monotonic() - t
+                phase, t = "search", time.monotonic()
+                exhausted = enumerate_solutions(engine, root, limit, found, options.progress)
+        except Timeout:
+            timed_out = True
+        stats.seconds[phase] = time.monotonic() - t
+        grids = tuple(state_to_grid(engine, st) for st in found)
+        elapsed = time.monotonic() - start
+        stats.seconds["total"] = elapsed
+        return SolveResult(
+            status=status_of(len(grids), exhausted, limit, timed_out),
+            solutions=grids,
+            exhausted=exhausted,
+            backend=self.name,
+            seconds=elapsed,
+            stats=stats.as_dict(),
+        )

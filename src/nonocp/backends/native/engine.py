@@ -1,0 +1,346 @@
+"""Propagation (a work queue of dirty lines to a fixpoint) and probing over a bitset grid state.
+
+The working state of a grid is one flat list of ints, `state[line * ncol + colour]`: for each line (rows
+0..H-1, then columns H..H+W-1) and each colour, the bitset of the line's cells that may still be that
+colour. Every cell therefore appears twice (once in its row, once in its column) and both copies are kept
+equal: whenever a line solve removes a colour from a cell, the crossing line loses it too and is queued.
+A flat list of small ints makes a search-node copy a single `list(state)`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nonocp.backends.native.line import Blocks, blocks_of, solve_line
+from nonocp.puzzle import Puzzle
+
+# The cache of line results is dropped when it grows past this many entries (keeps memory bounded on
+# long searches; ~200 bytes an entry).
+CACHE_LIMIT = 400_000
+
+_MISSING = object()
+
+
+class Timeout(Exception):
+    """Raised inside the engine when the deadline passes; the backend turns it into status `timeout`."""
+
+
+@dataclass
+class TraceStep:
+    """One recorded deduction, enough to replay it: apply `changes` in order to the domains.
+
+    kind: "row" or "col" (the line the technique worked on; for probing, the probed cell's row).
+    index: the line index (0-based) within its kind.
+    technique: "line" (exact line solver), "probe-contradiction" (assuming a colour in `cell` led to a
+      contradiction, so that colour was removed), "probe-agreement" (every colour left in `cell` led to
+      states that agree on these cells).
+    changes: ((row, col, new_mask), ...) with new_mask in `nonocp.grid.Domains` bits (bit k = colour k).
+    cell: for probing steps, the probed (row, col); None for line steps.
+    """
+
+    kind: str
+    index: int
+    technique: str
+    changes: tuple[tuple[int, int, int], ...]
+    cell: tuple[int, int] | None = None
+    removed: int = 0  # for probe-contradiction: the colour bit removed from `cell`
+
+
+@dataclass
+class Stats:
+    line_solves: int = 0
+    cache_hits: int = 0
+    probes: int = 0
+    probe_passes: int = 0
+    nodes: int = 0
+    max_depth: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "line_solves": self.line_solves,
+            "cache_hits": self.cache_hits,
+            "probes": self.probes,
+            "probe_passes": self.probe_passes,
+            "nodes": self.nodes,
+            "max_depth": self.max_depth,
+            "seconds": {k: round(v, 6) for k, v in self.seconds.items()},
+        }
+
+
+class Engine:
+    """Line propagation and probing for one puzzle. The search (search.py) drives it."""
+
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None) -> None:
+        self.puzzle = puzzle
+        self.H = puzzle.height
+        self.W = puzzle.width
+        self.ncol = len(puzzle.palette)
+        self.nlines = self.H + self.W
+        self.deadline = deadline
+        self.stats = Stats()
+        self.trace: list[TraceStep] | None = None
+        self.cache: dict[Any, tuple[int, ...] | None] = {}
+        # Identical (clue, length) pairs share one cache key id.
+        ids: dict[tuple[Blocks, int], int] = {}
+        self.blocks: list[Blocks] = []
+        self.length: list[int] = []
+        self.key: list[int] = []
+        for clue, n in puzzle.lines():
+            b = blocks_of(clue)
+            self.blocks.append(b)
+            self.length.append(n)
+            self.key.append(ids.setdefault((b, n), len(ids)))
+
+    # ----------------------------------------------------------------- state helpers
+
+    def initial_state(self) -> list[int]:
+        st: list[int] = []
+        for n in self.length:
+            st.extend([(1 << n) - 1] * self.ncol)
+        return st
+
+    def restrict(self, st: list[int], fixed: dict[tuple[int, int], int] | None) -> None:
+        """Apply `SolveOptions.fixed` ({(row, col): allowed colour mask}) to a state (no propagation)."""
+        for (r, c), allowed in (fixed or {}).items():
+            for k in range(self.ncol):
+                if not (allowed >> k) & 1:
+                    self.forbid(st, r, c, k)
+
+    def cell_mask(self, st: list[int], r: int, c: int) -> int:
+        """The Domains-style mask (bit k = colour k) of cell (r, c)."""
+        base = r * self.ncol
+        return sum(((st[base + k] >> c) & 1) << k for k in range(self.ncol))
+
+    def to_masks(self, st: list[int]) -> list[int]:
+        """Row-major per-cell masks, as in `nonocp.grid.Domains.masks`."""
+        return [self.cell_mask(st, r, c) for r in range(self.H) for c in range(self.W)]
+
+    def unknown_rows(self, st: list[int]) -> list[int]:
+        """Per row, the bitset of cells with two or more colours left."""
+        ncol = self.ncol
+        out = []
+        for r in range(self.H):
+            base = r * ncol
+            if ncol == 2:
+                out.append(st[base] & st[base + 1])
+            else:
+                seen = multi = 0
+                for k in range(ncol):
+                    m = st[base + k]
+                    multi |= seen & m
+                    seen |= m
+                out.append(multi)
+        return out
+
+    def assign(self, st: list[int], r: int, c: int, color: int) -> None:
+        """Restrict cell (r, c) to `color` in both its row and its column (no propagation)."""
+        ncol = self.ncol
+        rb, cb = r * ncol, (self.H + c) * ncol
+        rbit, cbit = ~(1 << c), ~(1 << r)
+        for k in range(ncol):
+            if k != color:
+                st[rb + k] &= rbit
+                st[cb + k] &= cbit
+
+    def forbid(self, st: list[int], r: int, c: int, color: int) -> None:
+        """Remove `color` from cell (r, c) in both its row and its column (no propagation)."""
+        ncol = self.ncol
+        st[r * ncol + color] &= ~(1 << c)
+        st[(self.H + c) * ncol + color] &= ~(1 << r)
+
+    def check_deadline(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Timeout
+
+    # ----------------------------------------------------------------- propagation
+
+    def propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
+        """Run the line solver on dirty lines until nothing changes. Mutates `st`.
+
+        Returns the number of (cell, colour) candidates removed, or -1 on a contradiction (then `st` is
+        left half-updated and must be discarded). With `trace`, every line step goes to self.trace.
+        """
+        ncol = self.ncol
+        H = self.H
+        blocks, length, key = self.blocks, self.length, self.key
+        cache = self.cache
+        queue = deque()
+        inq = bytearray(self.nlines)
+        for ln in lines:
+            if not inq[ln]:
+                inq[ln] = 1
+                queue.append(ln)
+        removed = 0
+        solves = hits = 0
+        popleft, push = queue.popleft, queue.append
+        try:
+            while queue:
+                ln = popleft()
+                inq[ln] = 0
+                base = ln * ncol
+                if ncol == 2:
+                    old = (st[base], st[base + 1])
+                    k = (key[ln], st[base], st[base + 1])
+                else:
+                    old = tuple(st[base:base + ncol])
+                    k = (key[ln], old)
+                res = cache.get(k, _MISSING)
+                if res is _MISSING:
+                    res = solve_line(blocks[ln], length[ln], old)
+                    cache[k] = res
+                    solves += 1
+                else:
+                    hits += 1
+                if res is None:
+                    return -1
+                if res == old:
+                    continue
+                if ln < H:
+                    cross0, nb = H, ~(1 << ln)
+                else:
+                    cross0, nb = 0, ~(1 << (ln - H))
+                if trace and self.trace is not None:
+                    self._trace_line(ln, old, res)
+                for col in range(ncol):
+                    rem = old[col] ^ res[col]
+                    if rem:
+                        st[base + col] = res[col]
+                        while rem:
+                            low = rem & -rem
+                            rem ^= low
+                            cl = cross0 + low.bit_length() - 1
+                            st[cl * ncol + col] &= nb
+                            removed += 1
+                            if not inq[cl]:
+                                inq[cl] = 1
+                                push(cl)
+            return removed
+        finally:
+            self.stats.line_solves += solves
+            self.stats.cache_hits += hits
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+
+    def _trace_line(self, ln: int, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        changed = 0
+        for a, b in zip(old, new, strict=True):
+            changed |= a ^ b
+        changes = []
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            i = low.bit_length() - 1
+            mask = sum(((new[k] >> i) & 1) << k for k in range(self.ncol))
+            changes.append((ln, i, mask) if ln < self.H else (i, ln - self.H, mask))
+        kind, index = ("row", ln) if ln < self.H else ("col", ln - self.H)
+        assert self.trace is not None
+        self.trace.append(TraceStep(kind, index, "line", tuple(changes)))
+
+    # ----------------------------------------------------------------- probing
+
+    def probe(self, st: list[int], trace: bool = False) -> tuple[bool, Any]:
+        """Probe every unknown cell until a whole pass deduces nothing. Mutates `st` (narrows it).
+
+        For each unknown cell and each colour left in it: assume the colour and propagate. A colour whose
+        assumption contradicts is removed (then propagated); when every remaining colour is consistent,
+        what all their fixpoints agree on is kept. Returns (consistent, branch) where branch is None when
+        the grid is solved, else (cell, [(colour, propagated child state), ...]) for the cell the search
+        should branch on: the one whose branches removed the most (the smaller branch counts first),
+        so both subtrees start well narrowed.
+        """
+        ncol, H = self.ncol, self.H
+        stats = self.stats
+        deadline = self.deadline
+        propagate = self.propagate
+        while True:
+            stats.probe_passes += 1
+            changed = False
+            best_score: tuple[int, int] | None = None
+            best: Any = None
+            unknown = self.unknown_rows(st)
+            if not any(unknown):
+                return True, None
+            for r in range(H):
+                u = unknown[r]
+                rb = r * ncol
+                while u:
+                    low = u & -u
+                    u ^= low
+                    c = low.bit_length() - 1
+                    colors = [k for k in range(ncol) if st[rb + k] & low]
+                    if len(colors) < 2:
+                        continue
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise Timeout
+                    children = []
+                    for k in colors:
+                        child = list(st)
+                        self.assign(child, r, c, k)
+                        stats.probes += 1
+                        n = propagate(child, (r, H + c))
+                        if n < 0:
+                            self.forbid(st, r, c, k)
+                            if trace and self.trace is not None:
+                                self.trace.append(
+                                    TraceStep("row", r, "probe-contradiction",
+                                              ((r, c, self.cell_mask(st, r, c)),), cell=(r, c), removed=1 << k)
+                                )
+                            if propagate(st, (r, H + c), trace) < 0:
+                                return False, None
+                            changed = True
+                        else:
+                            children.append((n, k, child))
+                    if len(children) < len(colors):
+                        continue  # the state changed; scores of this cell are stale
+                    agreed = self._agreement(st, children, r, c, trace)
+                    if agreed < 0:
+                        return False, None
+                    if agreed:
+                        changed = True
+                        continue
+                    counts = sorted(n for n, _, _ in children)
+                    score = (counts[0], counts[-1])
+                    if best_score is None or score > best_score:
+                        best_score = score
+                        best = ((r, c), [(k, child) for _, k, child in sorted(children, key=lambda t: -t[0])])
+            if not changed:
+                return True, best
+
+    def _agreement(self, st: list[int], children: list[tuple[int, int, list[int]]], r: int, c: int,
+                   trace: bool) -> int:
+        """Narrow `st` to the union of the children's states. Returns removed count, or -1 on contradiction."""
+        union = list(children[0][2])
+        for _, _, ch in children[1:]:
+            for i, v in enumerate(ch):
+                union[i] |= v
+        if union == st:
+            return 0
+        dirty = []
+        ncol = self.ncol
+        for ln in range(self.nlines):
+            base = ln * ncol
+            if union[base:base + ncol] != st[base:base + ncol]:
+                dirty.append(ln)
+        if trace and self.trace is not None:
+            changes = []
+            for r2 in range(self.H):
+                base = r2 * ncol
+                diff = 0
+                for k in range(ncol):
+                    diff |= st[base + k] ^ union[base + k]
+                while diff:
+                    low = diff & -diff
+                    diff ^= low
+                    i = low.bit_length() - 1
+                    changes.append((r2, i, self.cell_mask(union, r2, i)))
+            self.trace.append(TraceStep("row", r, "probe-agreement", tuple(changes), cell=(r, c)))
+        st[:] = union
+        # The union of consistent fixpoints cannot contradict (each child is a fixpoint below it), so this
+        # propagation only narrows further.
+        n = self.propagate(st, dirty, trace)
+        return -1 if n < 0 else n + 1
