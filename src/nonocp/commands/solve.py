@@ -134,12 +134,12 @@ BackendOpt = Annotated[
     str, typer.Option("--backend", "-b", help="Engine: native, cpsat, sat, auto, or a variant like sat:glucose4.")
 ]
 MaxOpt = Annotated[
-    int | None, typer.Option("--max-solutions", "-n", min=1, help="Stop after N solutions [default: 2: tells unique].")
+    int | None, typer.Option("--max-solutions", "-n", help="Stop after N solutions [default: 2: tells unique].")
 ]
 AllOpt = Annotated[bool, typer.Option("--all", help="Enumerate every solution.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", min=0.0, help="Time limit per puzzle, seconds.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Random seed for engines that use one.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", min=1, help="Threads for engines that use them.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Threads for engines that use them.")]
 ProofOpt = Annotated[
     str | None, typer.Option("--proof", metavar="DIR", help="Write UNSAT certificates (CNF + DRAT) into DIR.")
 ]
@@ -168,6 +168,13 @@ def solve_command(
     fmt = choose(fmt, FORMATS, "--format")
     if all_solutions and max_solutions is not None:
         fail("--all and --max-solutions cannot be used together")
+    # checked here rather than by typer so that every usage error is one line
+    if max_solutions is not None and max_solutions < 1:
+        fail(f"--max-solutions: {max_solutions} must be at least 1")
+    if timeout is not None and timeout <= 0:
+        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
+    if workers is not None and workers < 1:
+        fail(f"--workers: {workers} must be at least 1")
     limit = None if all_solutions else (max_solutions or 2)
     extra: dict[str, Any] = {}
     if proof is not None:
