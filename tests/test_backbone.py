@@ -11,7 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engines import ENGINES
-from nonocp.backbone import Backbone, BackboneError, backbone_from_solutions, compare_backbones, compute_backbone
+from nonocp.backbone import (
+    Backbone,
+    BackboneError,
+    backbone_from_solutions,
+    compare_backbones,
+    compute_backbone,
+    find_backbone,
+    native_backbone,
+    native_upper_bound,
+)
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.errors import BackendUnavailable
 from nonocp.grid import Domains
@@ -144,3 +153,48 @@ def test_real_engines_on_hand_made(name, puzzle):
 def test_real_engines_match_brute_force(name, data):
     puzzle, _ = data
     assert_same(compute_backbone(puzzle, _engine(name)), reference(puzzle))
+
+
+def test_no_time_left_leaves_everything_unseen_open():
+    bb = compute_backbone(PARTLY, BruteBackend(), time_limit=0)
+    assert not bb.exact
+    assert bb.fixed == {}  # nothing is claimed fixed without proof
+    assert all(p | o for p, o in zip(bb.possible, bb.open_, strict=True))
+
+
+def _native_or_skip():
+    try:
+        get_backend("native")
+    except Exception as e:  # noqa: BLE001
+        pytest.skip(f"native engine not available: {e}")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
+def test_native_all_remaining_cells_matches_brute_force(data):
+    """The second, independent method: the native engine's exhaustive all-remaining-cells step."""
+    _native_or_skip()
+    puzzle, _ = data
+    expected = reference(puzzle)
+    found = native_backbone(puzzle)
+    assert found is not None
+    assert found.status == expected.status
+    assert compare_backbones(found, expected) == []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
+def test_native_upper_bound_is_sound(data):
+    _native_or_skip()
+    puzzle, _ = data
+    expected = reference(puzzle)
+    upper = native_upper_bound(puzzle)
+    assert upper is not None  # these puzzles have a solution (their source grid)
+    for i, m in enumerate(expected.possible):
+        assert m & ~upper.masks[i] == 0, "the fixpoint removed a colour some solution uses"
+
+
+@pytest.mark.parametrize("puzzle", [DIAGONAL, PERMUTATIONS, PARTLY], ids=["diagonal", "permutations", "partly"])
+def test_find_backbone_with_the_native_bound(puzzle):
+    _native_or_skip()
+    assert_same(find_backbone(puzzle, BruteBackend()), reference(puzzle))
