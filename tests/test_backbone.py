@@ -198,3 +198,17 @@ def test_native_upper_bound_is_sound(data):
 def test_find_backbone_with_the_native_bound(puzzle):
     _native_or_skip()
     assert_same(find_backbone(puzzle, BruteBackend()), reference(puzzle))
+
+
+def test_display_grid_and_json_for_the_solve_command():
+    from nonocp.render import render_text
+
+    bb = compute_backbone(PARTLY, BruteBackend())
+    grid = bb.display_grid()
+    assert grid.cells == ((1, 0, 0, 0), (1, 0, 0, 0))
+    doc = bb.to_json(PARTLY)
+    assert doc["rows"] == ["10??", "10??"]
+    assert doc["exact"] and doc["fixed_cells"] == 4 and doc["ambiguous_cells"] == 4
+    assert doc["ambiguous"][0] == {"row": 0, "col": 2, "colors": ["0", "1"]}
+    text = render_text(PARTLY, grid, bb.ambiguous)
+    assert text.count("#") == 2  # the two fixed black cells; the ambiguous ones are marked instead

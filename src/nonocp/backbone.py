@@ -101,6 +101,40 @@ class Backbone:
         """The possible colours as a partial grid (what renderers of partial grids take)."""
         return Domains(self.width, self.height, self.ncolors, list(self.possible))
 
+    def display_grid(self) -> Grid:
+        """A Grid for the renderers: fixed cells in their colour, every other cell background (0).
+
+        Render it with `marked=self.ambiguous` so that ambiguous cells are flagged, e.g.
+        `render_text(puzzle, bb.display_grid(), bb.ambiguous)`.
+        """
+        return Grid(
+            tuple(
+                tuple(k if (k := self.fixed_colour(r, c)) is not None else 0 for c in range(self.width))
+                for r in range(self.height)
+            )
+        )
+
+    def to_json(self, puzzle: Puzzle) -> dict:
+        """For `--format json`: rows in the goal alphabet with `?` for cells that differ between solutions,
+        and for each such cell the symbols it can take."""
+        symbols = [c.symbol for c in puzzle.palette.colors]
+        rows = [
+            "".join(symbols[k] if (k := self.fixed_colour(r, c)) is not None else "?" for c in range(self.width))
+            for r in range(self.height)
+        ]
+        return {
+            "status": self.status,
+            "exact": self.exact,
+            "fixed_cells": len(self.fixed),
+            "ambiguous_cells": len(self.ambiguous),
+            "rows": rows,
+            "ambiguous": [
+                {"row": r, "col": c, "colors": [symbols[k] for k in self.colours(r, c)]} for r, c in self.ambiguous
+            ],
+            "queries": self.queries,
+            "seconds": round(self.seconds, 3),
+        }
+
     def to_rows(self) -> list[list[list[int]]]:
         """JSON-friendly: rows of cells, each the sorted list of its possible colour indices."""
         return [[list(self.colours(r, c)) for c in range(self.width)] for r in range(self.height)]

@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""Cross-check the engines over the reference corpora and write an agreement report.
+
+    nice -n 10 python benchmarks/crosscheck.py                         # every set (long: the tournament set)
+    python benchmarks/crosscheck.py --sets survey,db,picross           # the quick sets
+    python benchmarks/crosscheck.py --sets tournament --tournament-range 1-200
+    python benchmarks/crosscheck.py --report-only                      # rebuild the report from the records
+
+Sets: `survey` (webpbn-survey/free + xml-free), `db` (nonogram-db), `picross` (picross-solver test grids;
+their outputs/validation.csv solution counts are reproduced exactly up to --count-limit by enumerating),
+`tournament` (one 1000-puzzle set of nonogram-record, taai2011 by default: its solutions give goals).
+
+Each puzzle runs through nonocp.crosscheck (every engine, the same limits, every solution checked by
+nonocp.verify). On top of the engines' mutual agreement the script checks each file's `goal` (it must
+satisfy the clues; for a unique puzzle it must be *the* solution) and the picross-solver counts; on the
+picross multi-solution grids it also compares backbones computed two ways (fixed-cell queries to each
+engine vs. the native engine's all-remaining-cells step).
+
+Records go to benchmarks/out/crosscheck.jsonl, one JSON object per puzzle, appended as they finish, so
+an interrupted run resumes where it stopped (same engines and limits); --fresh starts over. The report
+(benchmarks/out/crosscheck-report.md) is rebuilt from all records at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+OUT = HERE / "out"
+RECORDS = OUT / "crosscheck.jsonl"
+REPORT = OUT / "crosscheck-report.md"
+
+sys.path.insert(0, str(ROOT / "src"))
+
+from nonocp.backbone import compare_backbones, compute_backbone, native_backbone, native_upper_bound  # noqa: E402
+from nonocp.backends import INDEPENDENT, get_backend  # noqa: E402
+from nonocp.crosscheck import crosscheck  # noqa: E402
+from nonocp.formats import load, loads  # noqa: E402
+from nonocp.verify import verify  # noqa: E402
+
+PICROSS = CORPUS / "picross-solver"
+
+
+# ---- the puzzle sets ------------------------------------------------------------------------------
+
+
+def survey_items():
+    for folder in ("free", "xml-free"):
+        for path in sorted((CORPUS / "webpbn-survey" / folder).glob("*")):
+            if path.suffix in (".txt", ".xml"):
+                yield from _file_items("survey", path)
+
+
+def db_items():
+    for path in sorted((CORPUS / "nonogram-db" / "db").rglob("*.non")):
+        yield from _file_items("db", path)
+
+
+def picross_items():
+    counts = picross_counts()
+    files = sorted((PICROSS / "inputs").glob("test_pattern_*.txt")) + [
+        PICROSS / "inputs" / "domino_logic.txt",
+        PICROSS / "inputs" / "example_input.txt",
+        PICROSS / "inputs" / "note.nin",
+        PICROSS / "inputs" / "webpbn" / "webpbn-35105-wild.non",
+        PICROSS / "inputs" / "webpbn" / "webpbn-36459-moss.non",
+    ]
+    for path in files:
+        for item in _file_items("picross", path):
+            item["expected"] = counts.get((path.name, item["title"]))
+            yield item
+    # invalid_input.txt: only the two well-formed but contradictory grids (the rest are meant to fail reading)
+    text = (PICROSS / "inputs" / "invalid_input.txt").read_text()
+    for title in ("Impossible", "Zero"):
+        start = text.index(f"GRID {title}\n")
+        nxt = [text.find(w, start + 1) for w in ("\nGRID ", "\nGRILL")]
+        end = min([n for n in nxt if n > 0] or [len(text)])
+        [puzzle] = loads(text[start:end], "grid", str(PICROSS / "inputs" / "invalid_input.txt"))
+        yield {
+            "set": "picross",
+            "file": "picross-solver/inputs/invalid_input.txt",
+            "index": 1,
+            "title": title,
+            "puzzle": puzzle,
+            "expected": counts.get(("invalid_input.txt", title)),
+        }
+
+
+def picross_counts() -> dict[tuple[str, str], int]:
+    out = {}
+    with open(PICROSS / "outputs" / "validation.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if row["Grid"] and row["Valid"] in ("OK", "MULT", "ZERO"):
+                out[(row["File"], row["Grid"])] = int(row["Solutions"])
+    return out
+
+
+def tournament_items(name: str, first: int, last: int):
+    path = CORPUS / "nonogram-record" / "question" / f"{name}.txt"
+    puzzles = load(str(path))
+    for i in range(first, min(last, len(puzzles)) + 1):
+        yield _item("tournament", path, i, puzzles[i - 1])
+
+
+def _file_items(set_name: str, path: Path):
+    puzzles = load(str(path))
+    for i, p in enumerate(puzzles, 1):
+        yield _item(set_name, path, i, p)
+
+
+def _item(set_name: str, path: Path, index: int, puzzle) -> dict:
+    return {
+        "set": set_name,
+        "file": str(path.relative_to(CORPUS)),
+        "index": index,
+        "title": puzzle.title,
+        "puzzle": puzzle,
+        "expected": None,
+    }
+
+
+# ---- running ------------------------------------------------------------------------------------
+
+
+def run_item(item: dict, engines: tuple[str, ...], timeout: float, count_limit: int, backbones: bool) -> dict:
+    puzzle = item["puzzle"]
+    # picross grids are enumerated to count their solutions exactly; elsewhere the usual verdict (limit 2)
+    limit = count_limit + 1 if item["set"] == "picross" else 2
+    check = crosscheck(puzzle, engines, name=f"{item['file']}#{item['index']}", timeout=timeout, max_solutions=limit)
+    problems = [str(d) for d in check.disagreements]
+
+    goal = puzzle.meta.goal
+    goal_status = None
+    if goal is not None:
+        if not verify(puzzle, goal).ok:
+            goal_status = "goal breaks the clues"
+        elif check.verdict == "unique":
+            solution = next(r.solutions[0] for r in check.runs if r.status == "unique")
+            goal_status = "ok" if solution == goal else "unique solution differs from goal"
+        elif check.verdict == "none":
+            goal_status = "engines say none but the goal is a solution"
+        else:
+            goal_status = "ok"
+        if goal_status != "ok":
+            problems.append(f"goal: {goal_status}")
+
+    count = check.solution_count
+    expected = item.get("expected")
+    count_status = None
+    if expected is not None:
+        if expected <= count_limit:
+            count_status = "ok" if count == expected else f"expected {expected}, engines give {count}"
+            if count_status != "ok":
+                problems.append(f"count: {count_status}")
+        else:
+            count_status = f"above limit ({expected})"
+
+    record = {
+        "set": item["set"],
+        "file": item["file"],
+        "index": item["index"],
+        "title": item["title"],
+        "size": f"{puzzle.width}x{puzzle.height}",
+        "colours": len(puzzle.palette) - 1,
+        "engines": list(engines),
+        "timeout": timeout,
+        "verdict": check.verdict,
+        "solutions": count,
+        "agree": check.agree and not problems,
+        "runs": {
+            r.engine: {"status": r.status, "seconds": round(r.seconds, 3), "n": len(r.solutions)} for r in check.runs
+        },
+        "problems": problems,
+        "goal": goal_status,
+        "expected": expected,
+        "count": count_status,
+    }
+    if backbones and check.verdict == "multiple":
+        record["backbone"] = backbone_check(puzzle, engines, timeout)
+        if record["backbone"].get("problems"):
+            record["problems"] += record["backbone"]["problems"]
+            record["agree"] = False
+    return record
+
+
+def backbone_check(puzzle, engines: tuple[str, ...], timeout: float) -> dict:
+    """Backbones by fixed-cell queries to each engine vs. the native all-remaining-cells step."""
+    out: dict = {"engines": {}, "problems": []}
+    reference = native_backbone(puzzle, time.monotonic() + timeout)
+    if reference is not None:
+        out["native_arc"] = {"ambiguous": len(reference.ambiguous), "seconds": round(reference.seconds, 3)}
+    upper = native_upper_bound(puzzle, time.monotonic() + timeout)
+    for name in engines:
+        try:
+            engine = get_backend(name)
+        except Exception:  # noqa: BLE001 - not installed: nothing to compare
+            continue
+        try:
+            bb = compute_backbone(puzzle, engine, time_limit=timeout, upper=upper)
+        except Exception as e:  # noqa: BLE001 - an engine failing a backbone query is a finding
+            out["problems"].append(f"backbone {name}: {type(e).__name__}: {e}")
+            continue
+        entry = {
+            "exact": bb.exact, "ambiguous": len(bb.ambiguous), "queries": bb.queries, "seconds": round(bb.seconds, 3)
+        }
+        out["engines"][name] = entry
+        if bb.exact and reference is not None:
+            diff = compare_backbones(bb, reference)
+            entry["matches_native_arc"] = not diff
+            if diff:
+                out["problems"].append(f"backbone {name} vs native all-remaining-cells differ at {len(diff)} cells")
+    return out
+
+
+def key(record: dict) -> tuple:
+    return (record["file"], record["index"], tuple(record["engines"]), record["timeout"])
+
+
+def load_records() -> list[dict]:
+    if not RECORDS.exists():
+        return []
+    with open(RECORDS) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+# ---- the report ---------------------------------------------------------------------------------
+
+
+def write_report(records: list[dict], path: Path = REPORT) -> str:
+    latest: dict[tuple, dict] = {}
+    for r in records:  # the last record of each puzzle wins (a re-run with new engines supersedes)
+        latest[(r["file"], r["index"])] = r
+    by_set: dict[str, list[dict]] = defaultdict(list)
+    for r in latest.values():
+        by_set[r["set"]].append(r)
+
+    lines = ["# Engine cross-check report", "", f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} "
+             "by `benchmarks/crosscheck.py` (records in benchmarks/out/crosscheck.jsonl).", ""]
+    lines += ["| set | puzzles | agree | disagree | unique | multiple | none | timeout (no verdict) | "
+              "engine timeouts | goals ok | counts ok |", "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+    for name in ("survey", "db", "picross", "tournament"):
+        rs = by_set.get(name, [])
+        if not rs:
+            continue
+        verdicts = Counter(r["verdict"] for r in rs)
+        timeouts = Counter(e for r in rs for e, run in r["runs"].items() if run["status"] == "timeout")
+        engines = sorted({e for r in rs for e in r["engines"]})
+        goals = [r for r in rs if r["goal"] is not None]
+        counted = [r for r in rs if r["count"] is not None and not r["count"].startswith("above")]
+        lines.append(
+            f"| {name} | {len(rs)} | {sum(r['agree'] for r in rs)} | {sum(not r['agree'] for r in rs)} | "
+            f"{verdicts['unique']} | {verdicts['multiple']} | {verdicts['none']} | {verdicts['timeout']} | "
+            f"{', '.join(f'{e} {timeouts[e]}' for e in engines) or '-'} | "
+            f"{sum(r['goal'] == 'ok' for r in goals)}/{len(goals)} | "
+            f"{sum(r['count'] == 'ok' for r in counted)}/{len(counted)} |"
+        )
+    lines.append("")
+
+    ran = Counter()
+    total_seconds: dict[str, float] = defaultdict(float)
+    for r in latest.values():
+        for e, run in r["runs"].items():
+            if run["status"] not in ("unavailable", "error"):
+                ran[e] += 1
+                total_seconds[e] += run["seconds"]
+    lines.append("Engines that ran: " + ", ".join(f"{e} on {n} puzzles ({total_seconds[e]:.0f} s in all)"
+                                                  for e, n in sorted(ran.items())))
+    lines.append("")
+
+    bad = [r for r in latest.values() if not r["agree"]]
+    lines.append(f"## Disagreements ({len(bad)})")
+    lines.append("")
+    for r in sorted(bad, key=lambda r: (r["set"], r["file"], r["index"])):
+        lines.append(f"- {r['file']} #{r['index']} ({r['title']}): " + "; ".join(r["problems"]))
+    if not bad:
+        lines.append("None.")
+    lines.append("")
+
+    pic = sorted(by_set.get("picross", []), key=lambda r: (r["file"], r["index"]))
+    if pic:
+        lines += ["## picross-solver counts", "", "| file | grid | validation.csv | engines | |",
+                  "|---|---|---:|---:|---|"]
+        for r in pic:
+            if r["expected"] is None:
+                continue
+            name = r["file"].split("/")[-1]
+            lines.append(f"| {name} | {r['title']} | {r['expected']} | {r['solutions']} | {r['count']} |")
+        lines.append("")
+        bbs = [r for r in pic if "backbone" in r]
+        if bbs:
+            lines += ["## Backbones (multi-solution picross grids)", "",
+                      "| grid | ambiguous cells | native all-remaining-cells | fixed-cell queries per engine |",
+                      "|---|---:|---|---|"]
+            for r in bbs:
+                b = r["backbone"]
+                arc = b.get("native_arc")
+                amb = arc["ambiguous"] if arc else next((e["ambiguous"] for e in b["engines"].values()), "?")
+                per = ", ".join(
+                    f"{e}: {v['queries']} queries {v['seconds']} s"
+                    + ("" if v.get("matches_native_arc", True) else " DIFFERS")
+                    + ("" if v["exact"] else " (inexact)")
+                    for e, v in b["engines"].items()
+                )
+                lines.append(f"| {r['title']} | {amb} | {arc['seconds'] if arc else '-'} s | {per} |")
+            lines.append("")
+    text = "\n".join(lines)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return text
+
+
+# ---- main ---------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default="survey,db,picross,tournament")
+    ap.add_argument("--engines", default=",".join(INDEPENDENT))
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds per engine per puzzle")
+    ap.add_argument("--tournament", default="taai2011", help="which nonogram-record set")
+    ap.add_argument("--tournament-range", default="1-1000", help="puzzle numbers, e.g. 1-200")
+    ap.add_argument("--tournament-timeout", type=float, default=10.0)
+    ap.add_argument("--count-limit", type=int, default=200, help="enumerate picross grids up to this many solutions")
+    ap.add_argument("--no-backbones", action="store_true")
+    ap.add_argument("--fresh", action="store_true", help="ignore earlier records")
+    ap.add_argument("--report-only", action="store_true")
+    args = ap.parse_args(argv)
+    if hasattr(os, "nice"):
+        os.nice(10)
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    if args.fresh and RECORDS.exists():
+        RECORDS.unlink()
+    if args.report_only:
+        print(write_report(load_records()))
+        return 0
+
+    engines = tuple(e for e in args.engines.split(",") if e)
+    usable = []
+    for e in engines:
+        try:
+            get_backend(e)
+            usable.append(e)
+        except Exception as exc:  # noqa: BLE001
+            print(f"skipping engine {e}: {exc}", file=sys.stderr)
+    engines = tuple(usable)
+    done = {key(r) for r in load_records()}
+    first, _, last = args.tournament_range.partition("-")
+    sources = {
+        "survey": lambda: survey_items(),
+        "db": lambda: db_items(),
+        "picross": lambda: picross_items(),
+        "tournament": lambda: tournament_items(args.tournament, int(first), int(last or first)),
+    }
+    disagreements = 0
+    with open(RECORDS, "a") as out:
+        for name in args.sets.split(","):
+            timeout = args.tournament_timeout if name == "tournament" else args.timeout
+            for item in sources[name]():
+                k = (item["file"], item["index"], engines, timeout)
+                if k in done:
+                    continue
+                t = time.perf_counter()
+                record = run_item(item, engines, timeout, args.count_limit, name == "picross" and not args.no_backbones)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                disagreements += not record["agree"]
+                runs = " ".join(f"{e}={v['status']}/{v['seconds']}" for e, v in record["runs"].items())
+                flag = "" if record["agree"] else "  DISAGREE: " + "; ".join(record["problems"])
+                where = f"{item['file']}#{item['index']}"
+                print(f"{time.perf_counter() - t:7.1f}s {where} {record['verdict']} {runs}{flag}", flush=True)
+    write_report(load_records())
+    print(f"report: {REPORT} ({disagreements} disagreements in this run)")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
