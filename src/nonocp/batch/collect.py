@@ -123,10 +123,18 @@ def read_entries(path: Path, fmt: str | None = None, load: Loader | None = None)
 
 
 def collect(
-    paths: Iterable[str | os.PathLike[str]], fmt: str | None = None, load: Loader | None = None
+    paths: Iterable[str | os.PathLike[str]],
+    fmt: str | None = None,
+    load: Loader | None = None,
+    limit: int | None = None,
 ) -> list[PuzzleEntry]:
-    """Every puzzle (or unreadable file) under `paths`, in order. `load(path, fmt)` defaults to nonocp.formats."""
+    """Every puzzle (or unreadable file) under `paths`, in order; only the first `limit` when given.
+
+    `load(path, fmt)` defaults to nonocp.formats.load.
+    """
     entries: list[PuzzleEntry] = []
     for f in puzzle_files(paths):
+        if limit is not None and len(entries) >= limit:
+            break
         entries.extend(read_entries(f, fmt, load))
-    return entries
+    return entries if limit is None else entries[:limit]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+from contextlib import nullcontext
 from typing import Annotated, Any
 
 import typer
@@ -91,13 +92,16 @@ def _fmt(x: float | None, spec: str = ".3f") -> str:
 
 
 def _summary_table(summary: Any, wall: float) -> Any:
+    from rich import box
     from rich.table import Table
 
-    t = Table(title=f"per engine (wall time {wall:.1f} s)", title_justify="left")
-    for name in ("engine", "runs", "solved", "unique", "multiple", "none", "timeouts", "errors"):
-        t.add_column(name, justify="left" if name == "engine" else "right")
-    t.add_column("total s", justify="right")
-    t.add_column("median s", justify="right")
+    t = Table(
+        title=f"per engine (seconds; wall time {wall:.1f} s)", title_justify="left", box=box.SIMPLE_HEAD,
+        padding=(0, 1, 0, 0), show_edge=False,
+    )
+    t.add_column("engine", no_wrap=True)
+    for name in ("runs", "solved", "unique", "multiple", "none", "timeout", "error", "total", "median"):
+        t.add_column(name, justify="right", no_wrap=True)
     for e in summary.engines:
         t.add_row(
             e.engine, str(e.runs), str(e.solved), str(e.unique), str(e.multiple), str(e.none),
@@ -108,23 +112,25 @@ def _summary_table(summary: Any, wall: float) -> Any:
 
 
 def _ratio_table(summary: Any) -> Any:
+    from rich import box
     from rich.table import Table
 
     base = summary.ratios[0].baseline
-    t = Table(title=f"time relative to {base} (per puzzle where both answered)", title_justify="left")
-    for name in ("engine", "puzzles", "median ratio", "geometric mean", f"faster than {base}"):
-        t.add_column(name, justify="left" if name == "engine" else "right")
+    t = Table(title=f"time / time of {base}, per puzzle both answered", title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("engine", "puzzles", "median", "geo. mean", f"faster than {base}"):
+        t.add_column(name, justify="left" if name == "engine" else "right", no_wrap=True)
     for r in summary.ratios:
         t.add_row(r.engine, str(r.compared), _fmt(r.median, ".3g"), _fmt(r.geometric_mean, ".3g"), str(r.faster))
     return t
 
 
 def _per_puzzle_table(records: Any, engines: tuple[str, ...]) -> Any:
+    from rich import box
     from rich.table import Table
 
     from nonocp.batch.summary import by_puzzle
 
-    t = Table(title="per puzzle", title_justify="left")
+    t = Table(title="per puzzle", title_justify="left", box=box.SIMPLE_HEAD)
     t.add_column("puzzle", overflow="fold")
     for e in engines:
         t.add_column(e, justify="right")
@@ -195,7 +201,11 @@ def register(app: typer.Typer) -> None:
         ] = 2,
         csv_path: Annotated[str | None, typer.Option("--csv", help="write one row per puzzle and engine")] = None,
         json_path: Annotated[str | None, typer.Option("--json", help="write rows, summary and comparisons")] = None,
-        fmt: Annotated[str | None, typer.Option("--from", help="input format (default: by extension, then content)")
+        fmt: Annotated[
+            str | None, typer.Option("--from", help="input format (default: by extension, then content)")
+        ] = None,
+        limit: Annotated[
+            int | None, typer.Option("--limit", min=1, help="only the first N puzzles found (e.g. a slice of a set)")
         ] = None,
         progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show the progress bar")] = True,
     ) -> None:
@@ -211,7 +221,8 @@ def register(app: typer.Typer) -> None:
 
         with guarded():
             engines = _engine_names(backend)
-            entries = collect(paths, fmt)
+            with Console(stderr=True).status("reading puzzles ...", spinner="dots") if progress else nullcontext():
+                entries = collect(paths, fmt, limit=limit)
         if not entries:
             fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
         options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
@@ -230,7 +241,8 @@ def register(app: typer.Typer) -> None:
             stream.finish(outcome.records)
         if json_path:
             write_json(json_path, _json_document(outcome, summary, options, paths))
-        _print_report(Console(), outcome, summary)
+        # Piped or redirected output gets wide tables rather than truncated columns.
+        _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
         if outcome.interrupted:
             done = sum(1 for r in outcome.records if r.engine)
             print(f"nonocp: interrupted; {done} finished runs kept", file=sys.stderr)
