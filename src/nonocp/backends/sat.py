@@ -1,0 +1,246 @@
+"""The SAT engine: the puzzle in CNF (nonocp.encode.cnf) solved by python-sat.
+
+- Solver: CaDiCaL 1.9.5 by default; any pysat solver by name as the variant (`sat:glucose4`,
+  `sat:minisat22`, `sat:lingeling`, ... any alias pysat's SolverNames knows).
+- Several solutions, incrementally on one solver: solve, add the clause "not this grid", solve again,
+  until `max_solutions` are found or the solver answers UNSAT, which proves no other solution exists.
+  Kissat in pysat is not incremental (adding a clause after a solve aborts the whole process, see
+  FIELD-NOTES), so for it every round is a fresh one-shot solver holding all blocking clauses so far.
+- `time_limit`: a timer thread calls `interrupt()`; the solve runs under `solve_limited(expect_interrupt=True)`.
+  Kissat cannot be interrupted in pysat, so with Kissat the limit is only checked between rounds.
+- Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py) and
+  "proof_dir": when the search ends on UNSAT (no solution, or none besides those found) write there
+  `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
+  that it is unsatisfiable), and return them as `SolveResult.proof`. The proof comes from a separate
+  one-shot solve of that final formula, so that it is a plain DRAT refutation of exactly the written
+  CNF (a proof traced across incremental clause additions need not check against it). Solvers that
+  cannot trace proofs (MiniSat, Kissat in pysat) hand that solve to CaDiCaL 1.9.5.
+
+pysat is imported only here.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import threading
+import time
+from typing import Any
+
+from nonocp.backends.base import SolveOptions
+from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, PuzzleCnf, encode_puzzle, to_dimacs
+from nonocp.errors import BackendUnavailable, NonocpError
+from nonocp.grid import Grid
+from nonocp.puzzle import Puzzle
+from nonocp.result import Proof, SolveResult, status_of
+
+DEFAULT_SOLVER = "cadical195"
+PROOF_SOLVER = "cadical195"
+# pysat solvers that trace DRAT proofs (checked with with_proof=True on pysat 1.9.dev24)
+PROOF_CAPABLE = frozenset(
+    {
+        "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
+        "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat",
+    }
+)
+# one-shot only: a clause added after a solve aborts the process; no interrupt either
+NON_INCREMENTAL = frozenset({"kissat404"})
+
+
+def canonical_solver_name(name: str) -> str:
+    """pysat's canonical name for a solver alias (`g4` -> `glucose4`); BackendUnavailable if unknown."""
+    from pysat.solvers import SolverNames
+
+    wanted = name.lower()
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical.startswith("_") or not isinstance(aliases, tuple):
+            continue
+        if wanted == canonical or wanted in aliases:
+            return canonical
+    raise BackendUnavailable(f"sat: pysat has no solver called {name!r}")
+
+
+class SatBackend:
+    name = "sat"
+
+    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+        self.solver_name = canonical_solver_name(variant) if self.available() else variant
+
+    def available(self) -> bool:
+        return importlib.util.find_spec("pysat") is not None
+
+    def version(self) -> str:
+        return f"python-sat {importlib.metadata.version('python-sat')} ({self.solver_name})"
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        start = time.monotonic()
+        deadline = options.deadline(start)
+        encoding = options.extra.get("encoding", DEFAULT_ENCODING)
+        if encoding not in ENCODINGS:
+            raise NonocpError(f"sat: unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        cnf = encode_puzzle(puzzle, encoding, fixed=options.fixed)
+        search = _Search(cnf, self.solver_name, deadline, options)
+        search.run()
+        proof = None
+        proof_dir = options.extra.get("proof_dir")
+        if proof_dir and search.exhausted:
+            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
+        status = status_of(len(search.solutions), search.exhausted, options.max_solutions, search.timed_out)
+        return SolveResult(
+            status=status,
+            solutions=tuple(search.solutions),
+            exhausted=search.exhausted,
+            backend=f"{self.name}:{self.solver_name}",
+            seconds=time.monotonic() - start,
+            stats=search.stats,
+            proof=proof,
+        )
+
+
+class _Search:
+    """The blocking-clause loop on one pysat solver (a fresh one per round for non-incremental solvers)."""
+
+    def __init__(self, cnf: PuzzleCnf, solver_name: str, deadline: float | None, options: SolveOptions) -> None:
+        self.cnf = cnf
+        self.solver_name = solver_name
+        self.deadline = deadline
+        self.options = options
+        self.solutions: list[Grid] = []
+        self.blocking: list[list[int]] = []
+        self.exhausted = False
+        self.timed_out = False
+        self.stats: dict[str, Any] = {
+            "solver": solver_name,
+            "encoding": cnf.encoding,
+            "variables": cnf.n_vars,
+            "clauses": len(cnf.clauses),
+            "cell_variables": cnf.stats.get("cell_vars", 0),
+            "encode_seconds": round(cnf.seconds, 4),
+            "load_seconds": 0.0,
+            "solve_seconds": 0.0,
+            "solves": 0,
+        }
+
+    def run(self) -> None:
+        from pysat.solvers import Solver
+
+        limit = self.options.max_solutions
+        incremental = self.solver_name not in NON_INCREMENTAL
+        solver = None
+        try:
+            while limit is None or len(self.solutions) < limit:
+                if self._out_of_time():
+                    self.timed_out = True
+                    return
+                if solver is None:
+                    t = time.monotonic()
+                    solver = Solver(name=self.solver_name, bootstrap_with=self.cnf.clauses + self.blocking)
+                    self.stats["load_seconds"] += time.monotonic() - t
+                answer = self._solve_once(solver)
+                if answer is None:
+                    self.timed_out = True
+                    return
+                if not answer:
+                    self.exhausted = True
+                    return
+                grid = self.cnf.decode(solver.get_model())
+                self.solutions.append(grid)
+                block = self.cnf.blocking_clause(grid)
+                self.blocking.append(block)
+                if self.options.progress is not None:
+                    self.options.progress({"solutions": len(self.solutions)})
+                if incremental:
+                    solver.add_clause(block)
+                else:
+                    self._collect(solver)
+                    solver.delete()
+                    solver = None
+        finally:
+            if solver is not None:
+                self._collect(solver)
+                solver.delete()
+            self.stats["load_seconds"] = round(self.stats["load_seconds"], 4)
+            self.stats["solve_seconds"] = round(self.stats["solve_seconds"], 4)
+            self.stats["blocking_clauses"] = len(self.blocking)
+
+    def _out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _solve_once(self, solver: Any) -> bool | None:
+        """True / False, or None when interrupted by the time limit."""
+        self.stats["solves"] += 1
+        t = time.monotonic()
+        try:
+            if self.deadline is None or self.solver_name in NON_INCREMENTAL:
+                return bool(solver.solve())
+            timer = threading.Timer(max(0.0, self.deadline - time.monotonic()), solver.interrupt)
+            timer.daemon = True
+            timer.start()
+            try:
+                answer = solver.solve_limited(expect_interrupt=True)
+            finally:
+                timer.cancel()
+            if answer is None:
+                return None
+            return bool(answer)
+        finally:
+            self.stats["solve_seconds"] += time.monotonic() - t
+
+    def _collect(self, solver: Any) -> None:
+        """Add the solver's conflict/decision counters to the stats (not every solver reports them)."""
+        try:
+            acc = solver.accum_stats() or {}
+        except (AttributeError, NotImplementedError):
+            return
+        for key in ("conflicts", "decisions", "propagations", "restarts"):
+            if key in acc:
+                self.stats[key] = self.stats.get(key, 0) + int(acc[key])
+
+
+def write_proof(
+    cnf: PuzzleCnf,
+    blocking: list[list[int]],
+    proof_dir: str | os.PathLike[str],
+    puzzle: Puzzle,
+    solver_name: str,
+    deadline: float | None,
+    stats: dict[str, Any],
+) -> Proof | None:
+    """Write the final formula and a DRAT refutation of it; the Proof, or None if the proof solve
+    ran out of time (the CNF is still written) or, impossibly, found the formula satisfiable."""
+    from pysat.solvers import Solver
+
+    os.makedirs(proof_dir, exist_ok=True)
+    base = os.path.join(os.fspath(proof_dir), f"puzzle-{puzzle.fingerprint()}")
+    cnf_path, proof_path = base + ".cnf", base + ".drat"
+    comments = [f"{puzzle.title or 'untitled'}: {len(blocking)} blocking clause(s) at the end, one per solution found"]
+    with open(cnf_path, "w", encoding="ascii") as f:
+        f.write(to_dimacs(cnf, blocking, comments))
+    prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
+    t = time.monotonic()
+    with Solver(name=prover, bootstrap_with=cnf.clauses + blocking, with_proof=True) as solver:
+        if deadline is None:
+            answer = solver.solve()
+        else:
+            timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+            timer.daemon = True
+            timer.start()
+            try:
+                answer = solver.solve_limited(expect_interrupt=True)
+            finally:
+                timer.cancel()
+        stats["proof_seconds"] = round(time.monotonic() - t, 4)
+        stats["proof_solver"] = prover
+        if answer is not False:
+            stats["proof_status"] = "timeout" if answer is None else "sat (not a refutation)"
+            return Proof(cnf_path=cnf_path, proof_path=None)
+        lines = solver.get_proof() or []
+    with open(proof_path, "w", encoding="ascii") as f:
+        f.writelines(line + "\n" for line in lines)
+    stats["proof_status"] = "written"
+    stats["proof_lines"] = len(lines)
+    return Proof(cnf_path=cnf_path, proof_path=proof_path)
+
+
+__all__ = ["DEFAULT_SOLVER", "SatBackend", "canonical_solver_name", "write_proof"]

@@ -1,0 +1,74 @@
+"""One line's CNF as a reusable template (the unit both line encodings produce and the cache stores).
+
+A template is written once per (clue, length) and instantiated for every line with that clue: rows and
+columns repeat clues a lot, and building clauses in Python is the expensive part of encoding.
+
+Template literal codes (signed ints, negative = negation):
+    1 .. length*K            the cell literal "cell p has colour v", code = 1 + p*K + v (K = alphabet size)
+    length*K + 1 .. size     auxiliary variables private to this line (states, order ladders, covers)
+Instantiation maps each code to a global literal (see nonocp.encode.cnf).
+
+While building, a literal may also be the constant True or False; `LineTemplateBuilder.add` simplifies
+those away (a clause holding True is dropped, False literals are removed), so templates hold no constants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Lit = int | bool
+
+
+def neg(lit: Lit) -> Lit:
+    """The negation of a template literal or constant."""
+    if lit is True:
+        return False
+    if lit is False:
+        return True
+    return -lit
+
+
+@dataclass(frozen=True)
+class LineTemplate:
+    length: int
+    alphabet: int  # K: cell codes cover colours 0..K-1 (0 = background)
+    n_aux: int
+    clauses: tuple[tuple[int, ...], ...]
+
+    @property
+    def n_codes(self) -> int:
+        return self.length * self.alphabet + self.n_aux
+
+
+class LineTemplateBuilder:
+    def __init__(self, length: int, alphabet: int) -> None:
+        self.length = length
+        self.alphabet = alphabet
+        self._aux_base = length * alphabet
+        self.n_aux = 0
+        self.clauses: list[tuple[int, ...]] = []
+
+    def cell(self, p: int, v: int) -> int:
+        """The literal "cell p has colour v"."""
+        return 1 + p * self.alphabet + v
+
+    def new_var(self) -> int:
+        self.n_aux += 1
+        return self._aux_base + self.n_aux
+
+    def add(self, *lits: Lit) -> None:
+        """Add the clause OR(lits), simplifying constants. An empty result would make the line
+        unsatisfiable, which the encodings never produce for a clue that fits its line."""
+        out: list[int] = []
+        for lit in lits:
+            if lit is True:
+                return
+            if lit is False:
+                continue
+            out.append(lit)
+        if not out:
+            raise ValueError("line encoding produced an empty clause")
+        self.clauses.append(tuple(out))
+
+    def build(self) -> LineTemplate:
+        return LineTemplate(self.length, self.alphabet, self.n_aux, tuple(self.clauses))
