@@ -319,3 +319,19 @@ def test_bad_file_is_reported_before_any_engine_runs(fakes, tmp_path):
     result = invoke(ok, str(tmp_path / "absent.non"), "--backends", "crash")
     assert result.exit_code == 2
     assert "absent.non" in result.stderr
+
+
+def test_real_engines_agree_on_small_corpus_puzzles():
+    """The command with the real engines (whichever are installed) on a unique and a 16-solution puzzle."""
+    from conftest import corpus_path
+
+    demo = corpus_path("webpbn-survey", "free", "webpbn-00001-demo.txt")
+    dots = corpus_path("picross-solver", "inputs", "test_pattern_08.txt")
+    result = invoke(str(demo), str(dots), "--all", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    ran = {e["engine"] for p in doc["puzzles"] for e in p["engines"] if e["status"] not in ("unavailable", "error")}
+    if not ran:
+        pytest.skip("no engine installed")
+    assert [p["verdict"] for p in doc["puzzles"]] == ["unique", "multiple"]
+    assert [p["solutions"] for p in doc["puzzles"]] == [1, 16]
