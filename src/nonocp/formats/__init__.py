@@ -16,12 +16,13 @@ A reader is `(text, path) -> list[Puzzle]` and raises only ParseError. A writer 
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nonocp.errors import NonocpError, ParseError
-from nonocp.formats import non
+from nonocp.formats import gformat, json_format, letters, nin, non, sgriddler, simple_grid, tournament, xml
 from nonocp.formats._common import check_text, read_text
 from nonocp.puzzle import Puzzle
 
@@ -63,11 +64,48 @@ def register(
 
 
 # Order matters for content sniffing: unmistakable formats first, the lenient .non reader last.
+register("xml", extensions=(".xml", ".pbn"), reader=xml.read_xml, writer=xml.dumps_xml,
+         bundle_writer=xml.dumps_xml_many, sniff=xml.sniff, description="webpbn XML (multi-colour, <solution> as goal)")
+register("json", extensions=(".json",), reader=json_format.read_json, writer=json_format.dumps_json,
+         bundle_writer=json_format.dumps_json_many, sniff=json_format.sniff, description="nonocp JSON (schema 1)")
+register("tournament-solution", reader=tournament.read_solution_file, sniff=tournament.sniff_solution,
+         description="tournament solution grids ($N, rows of tab-separated 0/1), read as puzzles with goals")
+register("tournament", reader=tournament.read_tournament, sniff=tournament.sniff,
+         description="computer-tournament batch ($N, 25 column clues, 25 row clues; tab-separated)")
+register("sgriddler", extensions=(".sgriddler",), reader=sgriddler.read_sgriddler, sniff=sgriddler.sniff,
+         description="Griddlers Solver 'MK Version 3.0' (reversed clues, solution grid)")
+register("letters", reader=letters.read_letters, sniff=letters.sniff,
+         description="letter-coded collections (A=1, B=2, ...; one `--title` block per puzzle)")
+register("grid", reader=simple_grid.read_grid, sniff=simple_grid.sniff,
+         description="picross-solver text (GRID name / ROWS / COLUMNS, clues in [ ])")
+register("g", extensions=(".g",), reader=gformat.read_g, sniff=gformat.sniff, description="Olšák .g (with colours)")
+register("mk", extensions=(".mk",), reader=gformat.read_mk, sniff=gformat.sniff_mk,
+         description="Olšák .mk (H W, rows, #, columns)")
+register("nin", extensions=(".nin",), reader=nin.read_nin, sniff=nin.sniff,
+         description="Jakub Wilk's .nin (W H, rows, columns)")
 register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=non.dumps_non,
          bundle_writer=non.dumps_nonpack, description="bundle of .non puzzles separated by ====")
 register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
          bundle_writer=non.dumps_nonpack, sniff=non.sniff,
          description="Simpson .non (colour extension `color a #rrggbb`; Nonny's dialect)")
+
+
+def lazy_writer(module: str, function: str) -> Writer:
+    """A writer imported on first use (keeps heavy encoders out of every `import nonocp`)."""
+
+    def write(puzzle: Puzzle) -> str:
+        try:
+            fn = getattr(importlib.import_module(module), function)
+        except (ImportError, AttributeError) as e:
+            raise NonocpError(f"writer {module}.{function} is not available: {e}") from None
+        return fn(puzzle)
+
+    return write
+
+
+# DIMACS CNF, the sat engine's encoding (writer only; nonocp/formats/cnf.py belongs to the sat engine).
+register("cnf", extensions=(".cnf",), writer=lazy_writer("nonocp.formats.cnf", "puzzle_to_dimacs"),
+         description="DIMACS CNF of the sat engine's encoding (write only)")
 
 
 def _get(fmt: str, path: str | None = None) -> Format:

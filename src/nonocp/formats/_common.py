@@ -185,3 +185,43 @@ def grid_from_flat(chars: str, width: int, height: int, index: dict[str, int]) -
 
 def bw_clue(lengths: Sequence[int]) -> Clue:
     return tuple(Block(n, 1) for n in lengths if n)
+
+
+_NUMBERS_ONLY = re.compile(r"[0-9\s,]*")
+_CLUE_CACHE: dict[str, tuple[Clue, int]] = {}
+_CLUE_CACHE_MAX = 200_000
+_BW_BLOCKS = tuple(Block(n, 1) for n in range(1024))
+
+
+def number_clue(text: str, path: str, line: int | None) -> Clue:
+    """A black-and-white clue from numbers separated by spaces, tabs or commas; `0` adds no block."""
+    return number_clue_need(text, path, line)[0]
+
+
+def number_clue_need(text: str, path: str, line: int | None) -> tuple[Clue, int]:
+    """(clue, cells it needs). Cached by text: batch files repeat the same lines thousands of times."""
+    hit = _CLUE_CACHE.get(text)
+    if hit is not None:
+        return hit
+    tokens = text.replace(",", " ").split()
+    if _NUMBERS_ONLY.fullmatch(text) and all(len(t) <= MAX_DIGITS for t in tokens):
+        lengths = [int(t) for t in tokens]
+    else:
+        lengths = [to_int(t, path, line, "block length") for t in tokens]
+    clue = tuple(_BW_BLOCKS[n] if n < 1024 else Block(n, 1) for n in lengths if n)
+    need = sum(lengths) + len(clue) - 1 if clue else 0
+    if len(_CLUE_CACHE) < _CLUE_CACHE_MAX:
+        _CLUE_CACHE[text] = (clue, need)
+    return clue, need
+
+
+def clue_cache() -> dict[str, tuple[Clue, int]]:
+    """The text -> (clue, need) cache behind number_clue_need, for readers' hot loops."""
+    return _CLUE_CACHE
+
+
+def check_clues(clues: Sequence[Clue], length: int, path: str, lines: Sequence[int | None], kind: str) -> None:
+    """check_clue for each clue, reporting the file line of the one that does not fit."""
+    for k, (clue, ln) in enumerate(zip(clues, lines, strict=True), 1):
+        if clue and sum(b.length for b in clue) + len(clue) - 1 > length:
+            check_clue(clue, length, path, ln, f"{kind} {k}")

@@ -121,7 +121,7 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
             color_names = {c[1].lower() for c in nonny_colors}
             while i < n:
                 t = lines[i].strip()
-                if t and not t[0].isdigit():
+                if t and not t[0].isdigit() and t[0] not in "+-":
                     w = t.split(None, 1)[0].lower()
                     if w not in color_names:
                         break
@@ -315,9 +315,9 @@ def _parse_goal(chars: str, line: int, width: int, height: int, palette: Palette
         raise ParseError(path, line, f"goal has {len(chars)} cells but the grid has {width}x{height}")
     if width * height > MAX_CELLS:
         raise ParseError(path, line, "goal too large")
-    if palette.is_black_and_white:
-        bg = palette[0].symbol
-        flat = [0 if ch == bg else 1 for ch in chars]
+    if [c.symbol for c in palette.colors] == ["0", "1"]:
+        # Simpson: 0 is blank, anything else is filled
+        flat = [0 if ch == "0" else 1 for ch in chars]
     else:
         index = {c.symbol: k for k, c in enumerate(palette.colors)}
         flat = []
