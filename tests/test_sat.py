@@ -1,0 +1,275 @@
+"""The sat engine: both CNF encodings against the brute-force oracle, solver variants, the time limit,
+corpus goals, and DRAT proofs of UNSAT answers checked by an independent RUP checker (and by drat-trim
+when it is installed)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import corpus_path
+from nonocp.backends import SolveOptions, get_backend
+from nonocp.errors import BackendUnavailable
+from nonocp.puzzle import Block, Puzzle
+from nonocp.result import Status
+from oracle import brute_force
+from strategies import puzzles_with_grid
+
+pytest.importorskip("pysat")
+
+ENCODINGS = ["blocks", "automaton", "both"]
+
+
+def B(*lengths: int, color: int = 1):
+    return tuple(Block(n, color) for n in lengths)
+
+
+def sat(variant: str = ""):
+    return get_backend("sat:" + variant if variant else "sat")
+
+
+def solve(puzzle, limit=None, variant="", **extra):
+    return sat(variant).solve(puzzle, SolveOptions(max_solutions=limit, extra=extra))
+
+
+def perturbed(puzzle: Puzzle, row: int, delta: int) -> Puzzle:
+    """The puzzle with the first block of one row lengthened or shortened (often unsolvable)."""
+    r = row % puzzle.height
+    clue = puzzle.rows[r]
+    if clue:
+        first = clue[0]
+        n = first.length + delta
+        new = ((Block(n, first.color),) if n > 0 else ()) + clue[1:]
+    else:
+        new = (Block(1, 1),)
+    return Puzzle(puzzle.rows[:r] + (new,) + puzzle.rows[r + 1:], puzzle.cols, puzzle.palette)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)),
+    row=st.integers(0, 3),
+    delta=st.sampled_from([0, 1, -1]),
+)
+def test_each_encoding_enumerates_exactly_the_oracle_solutions(encoding, data, row, delta):
+    puzzle, _ = data
+    if delta:
+        puzzle = perturbed(puzzle, row, delta)
+        try:
+            puzzle.validate()
+        except Exception:
+            return
+    expected = set(brute_force(puzzle))
+    result = solve(puzzle, None, encoding=encoding)
+    assert result.exhausted
+    assert len(result.solutions) == len(expected)
+    assert set(result.solutions) == expected
+    assert result.stats["encoding"] == encoding
+
+
+def test_unknown_encoding_is_an_error():
+    with pytest.raises(Exception, match="encoding"):
+        solve(Puzzle((B(1),), (B(1),)), encoding="nonsense")
+
+
+@pytest.mark.parametrize("variant", ["glucose4", "g3", "minisat22", "lingeling", "cadical153", "kissat"])
+def test_solver_variants_count_24_permutations(variant):
+    puzzle = Puzzle((B(1),) * 4, (B(1),) * 4)
+    try:
+        backend = sat(variant)
+    except BackendUnavailable as e:
+        pytest.skip(str(e))
+    result = backend.solve(puzzle, SolveOptions(max_solutions=None))
+    assert result.exhausted and len(set(result.solutions)) == 24
+    assert all(puzzle.is_solution(g) for g in result.solutions)
+    limited = backend.solve(puzzle, SolveOptions(max_solutions=2))
+    assert limited.status is Status.MULTIPLE
+
+
+def test_unknown_solver_is_unavailable():
+    with pytest.raises(BackendUnavailable):
+        get_backend("sat:no-such-solver")
+
+
+def test_stats_report_sizes_and_times():
+    result = solve(Puzzle((B(2), B(1)), (B(2), B(1))), 2)
+    for key in ("variables", "clauses", "encode_seconds", "solve_seconds", "solver", "encoding"):
+        assert key in result.stats
+    assert result.stats["solver"] == "cadical195"
+    assert result.status is Status.UNIQUE
+
+
+def test_time_limit_returns_timeout_with_what_was_found():
+    # 8x8 permutation matrices: 40320 solutions, far more than a tiny time limit lets us enumerate
+    puzzle = Puzzle((B(1),) * 8, (B(1),) * 8)
+    result = sat().solve(puzzle, SolveOptions(max_solutions=None, time_limit=0.2))
+    assert result.status is Status.TIMEOUT
+    assert not result.exhausted
+    assert all(puzzle.is_solution(g) for g in result.solutions)
+    assert len(set(result.solutions)) == len(result.solutions)
+
+
+def test_fixed_cells_are_honoured():
+    puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)  # 6 permutation matrices
+    result = sat().solve(puzzle, SolveOptions(max_solutions=None, fixed={(0, 0): 0b10}))
+    assert result.exhausted and len(result.solutions) == 2
+    assert all(g.cells[0][0] == 1 for g in result.solutions)
+    none = sat().solve(puzzle, SolveOptions(max_solutions=None, fixed={(0, 0): 0}))
+    assert none.status is Status.NONE
+
+
+@pytest.mark.parametrize(
+    "stem",
+    ["webpbn-00001-demo", "webpbn-00006-Scardy Cat", "webpbn-00021-Slippery Conditions", "webpbn-00023-Test Pattern",
+     "webpbn-00016-Probably Not"],
+)
+def test_survey_goals(stem):
+    from nonocp.formats import load
+
+    path = corpus_path("webpbn-survey", "free", stem + ".txt")
+    puzzle = load(str(path))[0]
+    result = solve(puzzle, 2)
+    assert result.status is Status.UNIQUE
+    assert result.solutions == (puzzle.meta.goal,)
+
+
+def test_nonogram_db_goals():
+    from nonocp.formats import load
+
+    folder = corpus_path("nonogram-db")
+    files = sorted(folder.rglob("*.non"))[:12]
+    checked = 0
+    for f in files:
+        puzzle = load(str(f))[0]
+        if puzzle.meta.goal is None or puzzle.width * puzzle.height > 40 * 40:
+            continue
+        result = solve(puzzle, 2)
+        assert result.solutions and all(puzzle.is_solution(g) for g in result.solutions), f
+        if result.status is Status.UNIQUE:
+            assert result.solutions == (puzzle.meta.goal,), f
+        checked += 1
+    assert checked
+
+
+# --- proofs ---------------------------------------------------------------------------------------
+
+
+def read_dimacs(text: str) -> list[list[int]]:
+    clauses, current = [], []
+    for line in text.splitlines():
+        if not line or line[0] in "cp":
+            continue
+        for tok in line.split():
+            v = int(tok)
+            if v == 0:
+                clauses.append(current)
+                current = []
+            else:
+                current.append(v)
+    return clauses
+
+
+def rup_check(cnf: list[list[int]], proof_lines: list[str]) -> bool:
+    """A small independent DRUP checker (forward): every added lemma must follow from the clauses so far
+    by unit propagation, deletions remove clauses, and the empty clause must be derived. Deliberately
+    naive (tiny formulas only); it accepts no RAT lemmas, so it is stricter than DRAT."""
+    from collections import Counter
+
+    db: Counter[tuple[int, ...]] = Counter(tuple(sorted(c)) for c in cnf)
+
+    def propagates_to_conflict(assumed: set[int]) -> bool:
+        assign = set(assumed)
+        if any(-lit in assign for lit in assign):
+            return True
+        changed = True
+        while changed:
+            changed = False
+            for clause in db:
+                unassigned = []
+                satisfied = False
+                for lit in clause:
+                    if lit in assign:
+                        satisfied = True
+                        break
+                    if -lit not in assign:
+                        unassigned.append(lit)
+                if satisfied:
+                    continue
+                if not unassigned:
+                    return True
+                if len(unassigned) == 1:
+                    assign.add(unassigned[0])
+                    changed = True
+        return False
+
+    for line in proof_lines:
+        toks = line.split()
+        if not toks:
+            continue
+        if toks[0] == "d":
+            key = tuple(sorted(int(t) for t in toks[1:-1]))
+            if db[key] > 0:
+                db[key] -= 1
+                if db[key] == 0:
+                    del db[key]
+            continue
+        lemma = [int(t) for t in toks[:-1]]
+        if not propagates_to_conflict({-lit for lit in lemma}):
+            return False
+        if not lemma:
+            return True
+        db[tuple(sorted(lemma))] += 1
+    return propagates_to_conflict(set())
+
+
+UNSAT_PUZZLE = Puzzle((B(2), B(1), ()), (B(1, 1), B(1), ()))
+UNIQUE_PUZZLE = Puzzle((B(1), B(1)), (B(2), ()))
+TWO_PUZZLE = Puzzle((B(1), B(1)), (B(1), B(1)))
+
+
+@pytest.mark.parametrize("variant", ["", "glucose4", "minisat22"])
+@pytest.mark.parametrize("puzzle", [UNSAT_PUZZLE, UNIQUE_PUZZLE, TWO_PUZZLE], ids=["none", "unique", "two"])
+def test_proof_files_refute_the_final_formula(tmp_path, variant, puzzle):
+    result = sat(variant).solve(puzzle, SolveOptions(max_solutions=None, extra={"proof_dir": str(tmp_path)}))
+    assert result.exhausted
+    assert result.proof is not None and result.proof.proof_path is not None
+    cnf_text = open(result.proof.cnf_path).read()
+    clauses = read_dimacs(cnf_text)
+    assert len(clauses) == int(cnf_text.split("p cnf ")[1].split()[1])
+    # every solution found is blocked in the written formula, so the formula itself is UNSAT
+    assert len(clauses) >= len(result.solutions)
+    proof = open(result.proof.proof_path).read().splitlines()
+    assert rup_check(clauses, proof)
+    drat_trim = shutil.which("drat-trim")
+    if drat_trim:
+        argv = [drat_trim, result.proof.cnf_path, result.proof.proof_path]
+        out = subprocess.run(argv, capture_output=True, text=True)
+        assert "s VERIFIED" in out.stdout
+
+
+def test_rup_checker_rejects_a_bogus_proof():
+    clauses = [[1, 2], [-1, 2]]  # satisfiable: no proof can refute it
+    assert not rup_check(clauses, ["-2 0", "0"])
+    assert rup_check(clauses + [[1, -2], [-1, -2]], ["2 0", "0"])
+
+
+def test_no_proof_when_the_search_did_not_end_on_unsat(tmp_path):
+    puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)
+    result = sat().solve(puzzle, SolveOptions(max_solutions=2, extra={"proof_dir": str(tmp_path)}))
+    assert result.status is Status.MULTIPLE and result.proof is None
+
+
+@pytest.mark.skipif(shutil.which("drat-trim") is None, reason="drat-trim is not installed here")
+def test_drat_trim_verifies_a_survey_uniqueness_proof(tmp_path):
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-00016-Probably Not.txt")))[0]
+    result = solve(puzzle, 2, proof_dir=str(tmp_path))
+    assert result.status is Status.UNIQUE and result.proof and result.proof.proof_path
+    out = subprocess.run(["drat-trim", result.proof.cnf_path, result.proof.proof_path], capture_output=True, text=True)
+    assert "s VERIFIED" in out.stdout
