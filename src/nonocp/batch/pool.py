@@ -22,6 +22,7 @@ from typing import Any
 
 from nonocp.backends import BACKENDS
 from nonocp.batch.worker import INIT_FAILED, READY, Outcome, Task, worker_main
+from nonocp.errors import NonocpError
 
 # How long a worker may take to start (import nonocp and the engines) before the batch gives up.
 STARTUP_LIMIT = 120.0
@@ -29,7 +30,7 @@ STARTUP_LIMIT = 120.0
 MAX_STARTUP_FAILURES = 3
 
 
-class PoolError(RuntimeError):
+class PoolError(NonocpError):
     """The workers cannot be started (their setup fails): not a per-puzzle problem."""
 
 

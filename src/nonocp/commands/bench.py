@@ -184,8 +184,16 @@ def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -
     }
 
 
+HELP = (
+    "Solve many puzzles with one or more engines: progress bar, summary per engine, CSV/JSON reports.\n\n"
+    "Every puzzle runs in a worker process (also with --jobs 1), so that a puzzle overrunning --timeout is "
+    "stopped hard: the engine gets the time limit, and its worker is killed at timeout + 1 s + 10 %. "
+    "Ctrl-C stops the batch and still writes every finished row. Exit 4 when engines disagree."
+)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("bench")
+    @app.command("bench", help=HELP)
     def bench(
         paths: Annotated[list[str], typer.Argument(help="puzzle files, bundles or folders (walked recursively)")],
         backend: Annotated[
@@ -209,38 +217,33 @@ def register(app: typer.Typer) -> None:
         ] = None,
         progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show the progress bar")] = True,
     ) -> None:
-        """Solve many puzzles with one or more engines: progress bar, summary per engine, CSV/JSON reports.
-
-        Every puzzle runs in a worker process (also with --jobs 1), so that a puzzle overrunning
-        --timeout is stopped hard: the engine gets the time limit, and its worker is killed at
-        timeout + 1 s + 10 %. Ctrl-C stops the batch and still writes every finished row.
-        """
+        """Solve many puzzles with one or more engines (see HELP)."""
         from rich.console import Console
 
         from nonocp.batch import BatchOptions, CsvStream, collect, planned_rows, run_batch, write_json
 
-        with guarded():
+        with guarded():  # usage errors, unwritable report files, workers that cannot start: one line, exit 2
             engines = _engine_names(backend)
             with Console(stderr=True).status("reading puzzles ...", spinner="dots") if progress else nullcontext():
                 entries = collect(paths, fmt, limit=limit)
-        if not entries:
-            fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
-        options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
-        stream = CsvStream(csv_path) if csv_path else None
+            if not entries:
+                fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
+            options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
+            stream = CsvStream(csv_path) if csv_path else None
 
-        def on_record(record: Any) -> None:
-            bar.add(record)
+            def on_record(record: Any) -> None:
+                bar.add(record)
+                if stream is not None:
+                    stream.add(record)
+
+            with _Progress(planned_rows(entries, engines), progress) as bar:
+                outcome = run_batch(entries, engines, options, on_record=on_record)
+            summary = outcome.summary()
+            # Reports first: they are what an interrupted user wants kept.
             if stream is not None:
-                stream.add(record)
-
-        with _Progress(planned_rows(entries, engines), progress) as bar:
-            outcome = run_batch(entries, engines, options, on_record=on_record)
-        summary = outcome.summary()
-        # Reports first: they are what an interrupted user wants kept.
-        if stream is not None:
-            stream.finish(outcome.records)
-        if json_path:
-            write_json(json_path, _json_document(outcome, summary, options, paths))
+                stream.finish(outcome.records)
+            if json_path:
+                write_json(json_path, _json_document(outcome, summary, options, paths))
         # Piped or redirected output gets wide tables rather than truncated columns.
         _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
         if outcome.interrupted:
