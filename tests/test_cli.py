@@ -18,8 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 import nonocp.backends
-from nonocp.backends import SolveOptions
+from conftest import PUZZLES
+from engines import ENGINES
+from nonocp.backends import SolveOptions, get_backend
 from nonocp.cli import app
+from nonocp.errors import BackendUnavailable
 from nonocp.formats import dumps, loads
 from nonocp.grid import Grid
 from nonocp.puzzle import WHITE, Block, Color, Meta, Palette, Puzzle, clues_of
@@ -510,3 +513,24 @@ def test_help_lists_every_command():
     assert r.exit_code == 0
     for command in ("solve", "show", "convert", "backends"):
         assert command in r.stdout
+
+
+# ---- the real engines through the command line ---------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name,code,status", [("fish.non", 0, "unique"), ("no-way.non", 1, "none"),
+                                              ("eyes.non", 0, "multiple")])
+def test_real_engines_through_the_command(engine, name, code, status):
+    try:
+        get_backend(engine)
+    except BackendUnavailable as e:
+        pytest.skip(f"engine {engine} not available: {e}")
+    path = PUZZLES / name
+    r, (obj,) = solve_json(path, "-b", engine)
+    assert (r.exit_code, obj["status"]) == (code, status), r.stderr
+    (puzzle,) = nonocp.load(str(path))
+    grids = [Grid.from_strings(s, puzzle.palette) for s in obj["solutions"]]
+    assert all(puzzle.is_solution(g) for g in grids)
+    if status == "unique":
+        assert grids == [puzzle.meta.goal]
