@@ -62,12 +62,25 @@ def allowed_colors(automaton: LineAutomaton, length: int) -> list[set[int]]:
     return out
 
 
-def cell_domains(puzzle: Puzzle) -> list[list[list[int]]]:
-    """domains[r][c] = sorted colours allowed at (r, c) by both its row and its column on their own."""
+def cell_domains(
+    puzzle: Puzzle, fixed: dict[tuple[int, int], int] | None = None, cut: bool = True
+) -> list[list[list[int]]]:
+    """domains[r][c] = sorted colours allowed at (r, c) by both its row and its column on their own, and
+    by `fixed` ({(r, c): bit mask of allowed palette indices}, SolveOptions.fixed) when given.
+    cut=False keeps every palette colour (the textbook model, for comparison)."""
     w, h = puzzle.width, puzzle.height
+    if not cut:
+        every = list(range(len(puzzle.palette)))
+        domains = [[every for _ in range(w)] for _ in range(h)]
+        for (r, c), mask in (fixed or {}).items():
+            domains[r][c] = [v for v in every if mask >> v & 1]
+        return domains
     row_allowed = [_allowed(clue, w) for clue in puzzle.rows]
     col_allowed = [_allowed(clue, h) for clue in puzzle.cols]
-    return [[sorted(row_allowed[r][c] & col_allowed[c][r]) for c in range(w)] for r in range(h)]
+    domains = [[sorted(row_allowed[r][c] & col_allowed[c][r]) for c in range(w)] for r in range(h)]
+    for (r, c), mask in (fixed or {}).items():
+        domains[r][c] = [v for v in domains[r][c] if mask >> v & 1]
+    return domains
 
 
 def _allowed(clue: Clue, length: int) -> list[set[int]]:
@@ -125,18 +138,25 @@ class NonogramModel:
         return True
 
 
-def build_model(puzzle: Puzzle, cell_model: str = "int") -> NonogramModel:
+def build_model(
+    puzzle: Puzzle,
+    cell_model: str = "int",
+    fixed: dict[tuple[int, int], int] | None = None,
+    cut_domains: bool = True,
+) -> NonogramModel:
     """One variable per cell (domain cut by both lines), one automaton per row and column.
 
     cell_model (colour puzzles only): "int" = one integer per cell; "bool" = one Boolean per cell and
     colour (exactly one true), channelled to the integer the automata read.
+    `fixed` restricts cells before solving (SolveOptions.fixed). cut_domains=False skips the per-line
+    domain cuts (the plain textbook model, kept to measure what the cuts are worth).
     """
     if cell_model not in CELL_MODELS:
         raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()
-    domains = cell_domains(puzzle)
+    domains = cell_domains(puzzle, fixed, cut_domains)
     empty = any(not d for row in domains for d in row)
     cells: list[list[Any]] = []
     color_literals: dict[tuple[int, int, int], Any] = {}
@@ -160,18 +180,21 @@ def build_model(puzzle: Puzzle, cell_model: str = "int") -> NonogramModel:
                 out.append(x)
         cells.append(out)
     if not empty:
-        for r, clue in enumerate(puzzle.rows):
-            _add_line(model, clue, cells[r])
-        for c, clue in enumerate(puzzle.cols):
-            _add_line(model, clue, [cells[r][c] for r in range(puzzle.height)])
+        lines = [(clue, cells[r]) for r, clue in enumerate(puzzle.rows)]
+        lines += [(clue, [cells[r][c] for r in range(puzzle.height)]) for c, clue in enumerate(puzzle.cols)]
+        # all() stops at the first line whose cells are all fixed to a pattern its clue rejects
+        empty = not all(_add_line(model, clue, line) for clue, line in lines)
     return NonogramModel(model, cells, domains, {}, color_literals, time.perf_counter() - start, empty)
 
 
-def _add_line(model, clue: Clue, line: list[Any]) -> None:
-    if all(isinstance(x, int) for x in line):
-        return  # every cell fixed by the domains, which already agree with this line's clue
+def _add_line(model, clue: Clue, line: list[Any]) -> bool:
+    """Constrain one line by its clue's automaton; False if its cells are all fixed and the clue rejects them."""
     a = clue_automaton(clue)
+    if all(isinstance(x, int) for x in line):
+        # Per-cell domains can each be allowed by the line and still not form an accepted line together.
+        return a.accepts(line)
     model.add_automaton(line, a.start, sorted(a.accepting), list(a.transitions))
+    return True
 
 
 def grid_of(cells: list[list[Any]], value) -> Grid:
@@ -214,23 +237,26 @@ class _Collector:
 
 
 class CpsatBackend:
-    """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,bool`) or
-    `extra={"uniqueness": ..., "cell_model": ...}` choose the uniqueness mode and the colour cell model."""
+    """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,plain`, ...) or
+    `extra={"uniqueness": ..., "cell_model": ..., "cut_domains": ...}` choose the uniqueness mode, the
+    colour cell model and whether cell domains are first cut by each line (`plain` = not cut)."""
 
     name = "cpsat"
 
     def __init__(self, variant: str = "") -> None:
         self.uniqueness = "block"
         self.cell_model = "int"
+        self.cut_domains = True
         for part in filter(None, variant.split(",")):
             if part in UNIQUENESS_MODES:
                 self.uniqueness = part
             elif part in CELL_MODELS:
                 self.cell_model = part
+            elif part == "plain":
+                self.cut_domains = False
             else:
-                raise NonocpError(
-                    f"cpsat: unknown variant {part!r}; choose from {', '.join(UNIQUENESS_MODES + CELL_MODELS)}"
-                )
+                known = ", ".join((*UNIQUENESS_MODES, *CELL_MODELS, "plain"))
+                raise NonocpError(f"cpsat: unknown variant {part!r}; choose from {known}")
 
     def available(self) -> bool:
         # find_spec on the dotted name would import ortools/__init__ (and `logging`); checking the top
@@ -258,7 +284,7 @@ class CpsatBackend:
         limit = options.max_solutions
         if limit is not None:
             limit = max(1, limit)
-        built = build_model(puzzle, cell_model)
+        built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains))
         stats: dict[str, Any] = {
             "uniqueness": uniqueness,
             "cell_model": cell_model if not puzzle.palette.is_black_and_white else "bool",
@@ -269,6 +295,7 @@ class CpsatBackend:
             "conflicts": 0,
             "branches": 0,
             "wall_time": 0.0,
+            "deterministic_time": 0.0,  # CP-SAT's work measure: unlike wall time, not inflated by a busy machine
             "repeated_solutions": 0,
         }
         if built.empty:
@@ -279,6 +306,7 @@ class CpsatBackend:
         else:
             solutions, exhausted, timed_out = self._block(built, options, limit, start, stats)
         stats["wall_time"] = round(stats["wall_time"], 4)
+        stats["deterministic_time"] = round(stats["deterministic_time"], 4)
         status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
         return SolveResult(
             status=status,
@@ -300,6 +328,11 @@ class CpsatBackend:
             p.random_seed = int(options.seed)
         if deadline is not None:
             p.max_time_in_seconds = max(0.001, deadline - time.monotonic())
+        # Raw CP-SAT parameters for experiments and benchmarks: extra={"params": {"symmetry_level": 0}}
+        for key, value in (options.extra or {}).get("params", {}).items():
+            if not hasattr(p, key):
+                raise NonocpError(f"cpsat: unknown CP-SAT parameter {key!r}")
+            setattr(p, key, value)
         return solver
 
     @staticmethod
@@ -308,6 +341,7 @@ class CpsatBackend:
         stats["conflicts"] += solver.num_conflicts
         stats["branches"] += solver.num_branches
         stats["wall_time"] += solver.wall_time
+        stats["deterministic_time"] += solver.deterministic_time
 
     def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, start: float, stats):
         """Solve, forbid what was found, solve again: until the limit or INFEASIBLE."""
@@ -341,7 +375,10 @@ class CpsatBackend:
     def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, start: float, stats):
         """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
         cp = _cp_model()
-        solver = self._solver(options, options.deadline(start))
+        deadline = options.deadline(start)
+        if deadline is not None and time.monotonic() >= deadline:
+            return [], False, True
+        solver = self._solver(options, deadline)
         solver.parameters.enumerate_all_solutions = True
         collector = _Collector(built.cells, limit, options.progress)
         code = solver.solve(built.model, collector)
