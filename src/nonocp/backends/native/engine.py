@@ -243,6 +243,16 @@ class Engine:
 
     # ----------------------------------------------------------------- probing
 
+    @staticmethod
+    def branch_score(counts: list[int]) -> Any:
+        """How good a branching cell is, from the ascending removal counts of its probes (higher = better).
+
+        The sum of what the smallest and the largest branch decide: on the first 30 tournament puzzles it
+        needed fewer nodes than max-min, the product or the maximum alone (138 vs 147-156), and on Forever
+        it went deepest per node.
+        """
+        return counts[0] + counts[-1]
+
     def probe(self, st: list[int], trace: bool = False) -> tuple[bool, Any]:
         """Probe every unknown cell until a whole pass deduces nothing. Mutates `st` (narrows it).
 
@@ -260,7 +270,7 @@ class Engine:
         while True:
             stats.probe_passes += 1
             changed = False
-            best_score: tuple[int, int] | None = None
+            best_score: Any = None
             best: Any = None
             unknown = self.unknown_rows(st)
             if not any(unknown):
@@ -303,8 +313,7 @@ class Engine:
                     if agreed:
                         changed = True
                         continue
-                    counts = sorted(n for n, _, _ in children)
-                    score = (counts[0], counts[-1])
+                    score = self.branch_score(sorted(n for n, _, _ in children))
                     if best_score is None or score > best_score:
                         best_score = score
                         best = ((r, c), [(k, child) for _, k, child in sorted(children, key=lambda t: -t[0])])
@@ -314,10 +323,9 @@ class Engine:
     def _agreement(self, st: list[int], children: list[tuple[int, int, list[int]]], r: int, c: int,
                    trace: bool) -> int:
         """Narrow `st` to the union of the children's states. Returns removed count, or -1 on contradiction."""
-        union = list(children[0][2])
+        union = children[0][2]
         for _, _, ch in children[1:]:
-            for i, v in enumerate(ch):
-                union[i] |= v
+            union = [a | b for a, b in zip(union, ch, strict=True)]
         if union == st:
             return 0
         dirty = []
