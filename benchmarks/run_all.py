@@ -246,10 +246,11 @@ def main() -> None:
         sys.exit(f"the corpus is not at {CORPUS}; nothing to run")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    docs = [d for s in bench_sets(args) if (d := run_set(s, out, args.jobs)) is not None]
-    if docs and not args.no_readme:
-        update_readme(docs, args.jobs)
-        print(f"updated {README.relative_to(ROOT)} ({len(docs)} sets); reports in {out}", file=sys.stderr)
+    for s in bench_sets(args):
+        doc = run_set(s, out, args.jobs)
+        if doc is not None and not args.no_readme:
+            update_readme([doc], args.jobs)  # after each set, so that a long run stopped midway keeps its figures
+            print(f"updated {README.relative_to(ROOT)} with {s.name}; reports in {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
