@@ -241,6 +241,17 @@ class _Fixed:
 # ---- the command ----------------------------------------------------------------------------------
 
 
+def test_titles_with_brackets_are_printed_verbatim(fakes, tmp_path):
+    from dataclasses import replace
+
+    from nonocp.puzzle import Meta
+
+    path = write(tmp_path, "t.non", replace(UNIQUE, meta=Meta(title="Party [Political] [/]")))
+    result = invoke(path)
+    assert result.exit_code == 0, result.output
+    assert "[Political]" in result.output
+
+
 def test_command_exits_0_when_engines_agree(fakes, tmp_path):
     files = [write(tmp_path, "u.non", UNIQUE), write(tmp_path, "m.non", MULTI), write(tmp_path, "n.non", NONE)]
     result = invoke(*files)

@@ -61,9 +61,11 @@ def _json_of(check) -> dict:
 
 
 def _print_table(console, check) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
-    title = f"{check.puzzle}: " + ("[green]agree[/]" if check.agree else "[bold red]DISAGREE[/]")
+    # names and messages come from files and exceptions: escape them, "[Political]" is not a style
+    title = f"{escape(check.puzzle)}: " + ("[green]agree[/]" if check.agree else "[bold red]DISAGREE[/]")
     table = Table(title=title, title_justify="left")
     table.add_column("engine")
     table.add_column("verdict")
@@ -75,10 +77,10 @@ def _print_table(console, check) -> None:
         ok = "-" if not r.solutions else ("yes" if r.solutions_ok else "[red]NO[/]")
         seconds = f"{r.seconds:.3f}" if r.ran else "-"
         note = r.message if len(r.message) <= 60 else r.message[:59] + "…"  # full text in --format json
-        table.add_row(r.engine, r.status, seconds, str(len(r.solutions)) if r.ran else "-", ok, note)
+        table.add_row(escape(r.engine), r.status, seconds, str(len(r.solutions)) if r.ran else "-", ok, escape(note))
     console.print(table)
     for d in check.disagreements:
-        console.print(f"  [red]{d}[/]")
+        console.print(f"  [red]{escape(str(d))}[/]")
 
 
 def register(app: typer.Typer) -> None:
