@@ -22,13 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nonocp.errors import NonocpError, ParseError
-from nonocp.formats import gformat, json_format, letters, nin, non, sgriddler, simple_grid, tournament, xml
-from nonocp.formats._common import check_text, read_text
+from nonocp.formats import gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml
+from nonocp.formats._common import check_text, decode, read_bytes
 from nonocp.puzzle import Puzzle
 
 Reader = Callable[[str, str], list[Puzzle]]
 Writer = Callable[[Puzzle], str]
 BundleWriter = Callable[[Sequence[Puzzle]], str]
+BinaryReader = Callable[[bytes, str], list[Puzzle]]
 Sniffer = Callable[[str], bool]
 
 
@@ -41,6 +42,12 @@ class Format:
     bundle_writer: BundleWriter | None = None
     sniff: Sniffer | None = None
     description: str = ""
+    binary_reader: BinaryReader | None = None  # formats that are bytes, not text (PBM images)
+    sniff_bytes: Callable[[bytes], bool] | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.reader is not None or self.binary_reader is not None
 
 
 FORMATS: dict[str, Format] = {}
@@ -55,10 +62,12 @@ def register(
     bundle_writer: BundleWriter | None = None,
     sniff: Sniffer | None = None,
     description: str = "",
+    binary_reader: BinaryReader | None = None,
+    sniff_bytes: Callable[[bytes], bool] | None = None,
 ) -> Format:
     """Add (or replace) a format. Sniffers are tried in registration order, so register specific ones first."""
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
-    f = Format(name, exts, reader, writer, bundle_writer, sniff, description)
+    f = Format(name, exts, reader, writer, bundle_writer, sniff, description, binary_reader, sniff_bytes)
     FORMATS[name] = f
     return f
 
@@ -83,6 +92,10 @@ register("mk", extensions=(".mk",), reader=gformat.read_mk, sniff=gformat.sniff_
          description="Olšák .mk (H W, rows, #, columns)")
 register("nin", extensions=(".nin",), reader=nin.read_nin, sniff=nin.sniff,
          description="Jakub Wilk's .nin (W H, rows, columns)")
+register("picture", reader=picture.read_picture, sniff=picture.sniff,
+         description="a solution picture as text (#/. or 1/0 rows); clues computed from it")
+register("pbm", extensions=(".pbm",), binary_reader=picture.read_pbm, sniff_bytes=picture.sniff_bytes,
+         description="a netpbm P1/P4 bitmap as the solution picture; clues computed from it")
 register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=non.dumps_non,
          bundle_writer=non.dumps_nonpack, description="bundle of .non puzzles separated by ====")
 register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
@@ -146,7 +159,7 @@ def detect(path: str, text: str | None = None, fmt: str | None = None) -> str:
     if fmt:
         return _get(fmt, path).name
     by_ext = format_for_extension(path)
-    if by_ext is not None and FORMATS[by_ext].reader is not None:
+    if by_ext is not None and FORMATS[by_ext].readable:
         return by_ext
     if text is not None:
         found = sniff(text)
@@ -155,12 +168,9 @@ def detect(path: str, text: str | None = None, fmt: str | None = None) -> str:
     raise ParseError(path, None, "cannot tell the puzzle format (give it with --from)")
 
 
-def _read(f: Format, text: str, path: str) -> list[Puzzle]:
-    if f.reader is None:
-        raise ParseError(path, None, f"format {f.name!r} can be written but not read")
-    check_text(text, path)
+def _guard(f: Format, call: Callable[[], list[Puzzle]], path: str) -> list[Puzzle]:
     try:
-        puzzles = f.reader(text, path)
+        puzzles = call()
     except NonocpError:
         raise
     except RecursionError:
@@ -172,14 +182,35 @@ def _read(f: Format, text: str, path: str) -> list[Puzzle]:
     return puzzles
 
 
+def _read(f: Format, text: str, path: str) -> list[Puzzle]:
+    reader = f.reader
+    if reader is None:
+        if f.binary_reader is not None:
+            raise ParseError(path, None, f"format {f.name!r} is binary; load it from a file")
+        raise ParseError(path, None, f"format {f.name!r} can be written but not read")
+    check_text(text, path)
+    return _guard(f, lambda: reader(text, path), path)
+
+
 def load(path: str, fmt: str | None = None) -> list[Puzzle]:
     """Every puzzle in the file at `path`. Raises ParseError (never anything else) on bad input."""
     path = os.fspath(path)
-    if fmt:
-        f = _get(fmt, path)
-    else:
-        f = None
-    text = read_text(path)
+    f = _get(fmt, path) if fmt else None
+    data = read_bytes(path)
+    if f is None:
+        by_ext = format_for_extension(path)
+        if by_ext is not None and FORMATS[by_ext].readable:
+            f = FORMATS[by_ext]
+        else:
+            for candidate in FORMATS.values():
+                if candidate.binary_reader is not None and candidate.sniff_bytes is not None \
+                        and candidate.sniff_bytes(data):
+                    f = candidate
+                    break
+    binary_reader = f.binary_reader if f is not None else None
+    if binary_reader is not None:
+        return _guard(f, lambda: binary_reader(data, path), path)
+    text = decode(data, path)
     if f is None:
         f = FORMATS[detect(path, text)]
     return _read(f, text, path)
@@ -223,7 +254,7 @@ def writable_formats() -> list[str]:
 
 
 def readable_formats() -> list[str]:
-    return sorted(n for n, f in FORMATS.items() if f.reader)
+    return sorted(n for n, f in FORMATS.items() if f.readable)
 
 
 __all__ = [

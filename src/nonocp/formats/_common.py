@@ -28,6 +28,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 
 def read_text(path: str) -> str:
     """The text of `path`, or ParseError naming the path (missing, a directory, too big, binary)."""
+    return decode(read_bytes(path), os.fspath(path))
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of `path`, or ParseError naming the path (missing, a directory, too big)."""
     path = os.fspath(path)
     try:
         st = os.stat(path)
@@ -46,7 +51,7 @@ def read_text(path: str) -> str:
         raise ParseError(path, None, f"cannot read: {e.strerror or e}") from None
     if len(data) > MAX_FILE_BYTES:
         raise ParseError(path, None, f"file is over {MAX_FILE_BYTES} bytes; refused")
-    return decode(data, path)
+    return data
 
 
 def decode(data: bytes, path: str) -> str:

@@ -81,7 +81,7 @@ def read_xml(text: str, path: str = "<string>") -> list[Puzzle]:
 
 
 def _read_puzzle(el: Element, set_source: str, path: str, text: str, k: int) -> Puzzle:
-    where = _nth_line(text, "<puzzle", k)
+    where = _nth_line(text, k)
     kind = el.get("type", "grid")
     if kind != "grid":
         raise ParseError(path, where, f"puzzle type {kind[:40]!r} is not supported (only rectangular grids)")
@@ -177,13 +177,15 @@ def _read_puzzle(el: Element, set_source: str, path: str, text: str, k: int) -> 
     return build_puzzle(rows, cols, palette, meta, path, where)
 
 
-def _nth_line(text: str, needle: str, k: int) -> int | None:
-    pos = -1
-    for _ in range(k + 1):
-        pos = text.find(needle, pos + 1)
-        if pos < 0:
-            return None
-    return text.count("\n", 0, pos) + 1
+_PUZZLE_TAG = re.compile(r"<puzzle[\s>/]")
+
+
+def _nth_line(text: str, k: int) -> int | None:
+    """The line of the k-th (0-based) <puzzle> tag, for error messages."""
+    for i, m in enumerate(_PUZZLE_TAG.finditer(text)):
+        if i == k:
+            return text.count("\n", 0, m.start()) + 1
+    return None
 
 
 def _palette(
