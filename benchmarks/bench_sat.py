@@ -3,6 +3,7 @@
     nice -n 10 python benchmarks/bench_sat.py                       # both encodings, every survey puzzle
     nice -n 10 python benchmarks/bench_sat.py --encodings blocks --only nature,sierp --timeout 300
     nice -n 10 python benchmarks/bench_sat.py --solver glucose4 --json /tmp/sat.json
+    nice -n 10 python benchmarks/bench_sat.py --backends sat,native,auto,auto+probe   # engines compared
 
 For each puzzle and encoding: variables, clauses, encoding time (CPU and wall), solve time, the verdict
 with max_solutions=2 (so "unique" / "multiple" is decided), and each found solution checked against the
@@ -74,6 +75,52 @@ def run_one(path: Path, encoding: str, solver: str, timeout: float) -> dict:
     }
 
 
+def run_backend(path: Path, spec: str, timeout: float) -> dict:
+    """One engine with its defaults; `auto+probe` / `auto-probe` set the hybrid's probing on or off."""
+    puzzle = load(str(path))[0]
+    name, _, flag = spec.partition("+")
+    extra = {"probe": True} if flag == "probe" else {}
+    if spec.endswith("-probe"):
+        name, extra = spec[: -len("-probe")], {"probe": False}
+    c0 = time.process_time()
+    result = get_backend(name).solve(puzzle, SolveOptions(max_solutions=2, time_limit=timeout, extra=extra))
+    return {
+        "size": f"{puzzle.width}x{puzzle.height}",
+        "backend": spec,
+        "status": str(result.status),
+        "seconds": round(result.seconds, 3),
+        "cpu": round(time.process_time() - c0, 3),
+        "open_cells": result.stats.get("open_cells_after_native"),
+        "all_valid": all(puzzle.is_solution(g) for g in result.solutions),
+    }
+
+
+def compare_backends(specs: list[str], only: set[str], timeout: float, json_path: str) -> int:
+    print(f"# load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; timeout {timeout}s; max_solutions=2")
+    print("name      size    " + "".join(f"{s:>24}" for s in specs))
+    rows = []
+    for name, path in survey_files():
+        if only and name not in only:
+            continue
+        cells = []
+        for spec in specs:
+            row = run_backend(path, spec, timeout)
+            row["name"] = name
+            rows.append(row)
+            cell = f"{row['status'][:7]} {row['seconds']:.2f}s/{row['cpu']:.2f}c"
+            cells.append(cell + ("!" if not row["all_valid"] else ""))
+        print(f"{name:9} {rows[-1]['size']:7} " + "".join(f"{c:>24}" for c in cells), flush=True)
+    for spec in specs:
+        mine = [r for r in rows if r["backend"] == spec]
+        total, cpu = sum(r["seconds"] for r in mine), sum(r["cpu"] for r in mine)
+        timeouts = sum(r["status"] == "timeout" for r in mine)
+        print(f"# {spec}: total {total:.1f} s wall, {cpu:.1f} s CPU, {timeouts} timeouts")
+    print(f"# load average at the end {os.getloadavg()[0]:.1f}")
+    if json_path:
+        Path(json_path).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--encodings", default="blocks,automaton", help=f"comma list of {', '.join(ENCODINGS)}")
@@ -81,13 +128,17 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--only", default="", help="comma list of survey names (nature,sierp,...)")
     ap.add_argument("--json", default="", help="write the rows here too")
+    ap.add_argument("--backends", default="", help="compare engines instead (e.g. sat,native,auto,auto+probe)")
     args = ap.parse_args()
     if not SURVEY.exists():
         print(f"survey set not found at {SURVEY}; nothing to measure", file=sys.stderr)
         return 0
     only = {s.strip().lower() for s in args.only.split(",") if s.strip()}
+    if args.backends:
+        return compare_backends([b.strip() for b in args.backends.split(",")], only, args.timeout, args.json)
     encodings = [e.strip() for e in args.encodings.split(",") if e.strip()]
-    print(f"# load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; solver {args.solver}; timeout {args.timeout}s")
+    load_avg = os.getloadavg()[0]
+    print(f"# load average {load_avg:.1f} on {os.cpu_count()} cores; solver {args.solver}; timeout {args.timeout}s")
     header = "name      size    encoding   vars     clauses  enc_cpu  status    seconds  cpu      conflicts  target"
     print(header)
     rows = []
@@ -99,11 +150,13 @@ def main() -> int:
             row["name"] = name
             target = TARGETS.get(name)
             row["target"] = target
-            mark = "" if target is None else ("ok" if row["status"] != "timeout" and row["seconds"] < target else "MISSED")
+            met = row["status"] != "timeout" and row["seconds"] < (target or 0)
+            mark = "" if target is None else ("ok" if met else "MISSED")
             print(
                 f"{name:9} {row['size']:7} {enc:10} {row['variables']:<8} {row['clauses']:<8} "
                 f"{row['encode_cpu']:<8} {row['status']:9} {row['seconds']:<8} {row['cpu']:<8} "
-                f"{row['conflicts'] if row['conflicts'] is not None else '-':<10} {f'<{target}s {mark}' if target else ''}"
+                f"{row['conflicts'] if row['conflicts'] is not None else '-':<10} "
+                f"{f'<{target}s {mark}' if target else ''}"
                 + ("" if row["all_valid"] else "  INVALID SOLUTION"),
                 flush=True,
             )

@@ -6,8 +6,8 @@
   until `max_solutions` are found or the solver answers UNSAT, which proves no other solution exists.
   Kissat in pysat is not incremental (adding a clause after a solve aborts the whole process, see
   FIELD-NOTES), so for it every round is a fresh one-shot solver holding all blocking clauses so far.
-- `time_limit`: a timer thread calls `interrupt()`; the solve runs under `solve_limited(expect_interrupt=True)`.
-  Kissat cannot be interrupted in pysat, so with Kissat the limit is only checked between rounds.
+- `time_limit`: see `solve_until` (interrupt() from a timer thread, or conflict-budget slices for
+  CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling only between rounds).
 - Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py) and
   "proof_dir": when the search ends on UNSAT (no solution, or none besides those found) write there
   `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
@@ -46,6 +46,9 @@ PROOF_CAPABLE = frozenset(
 )
 # one-shot only: a clause added after a solve aborts the process; no interrupt either
 NON_INCREMENTAL = frozenset({"kissat404"})
+# how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
+BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+UNSTOPPABLE = frozenset({"kissat404", "lingeling", "cryptosat"})
 
 
 def canonical_solver_name(name: str) -> str:
@@ -86,7 +89,7 @@ class SatBackend:
         proof_dir = options.extra.get("proof_dir")
         if proof_dir and search.exhausted:
             proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
-        status = status_of(len(search.solutions), search.exhausted, options.max_solutions, search.timed_out)
+        status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
         return SolveResult(
             status=status,
             solutions=tuple(search.solutions),
@@ -106,6 +109,9 @@ class _Search:
         self.solver_name = solver_name
         self.deadline = deadline
         self.options = options
+        limit = options.max_solutions
+        # asking for no solution still means deciding whether there is one
+        self.limit = 1 if limit is not None and limit < 1 else limit
         self.solutions: list[Grid] = []
         self.blocking: list[list[int]] = []
         self.exhausted = False
@@ -125,7 +131,7 @@ class _Search:
     def run(self) -> None:
         from pysat.solvers import Solver
 
-        limit = self.options.max_solutions
+        limit = self.limit
         incremental = self.solver_name not in NON_INCREMENTAL
         solver = None
         try:
@@ -168,22 +174,11 @@ class _Search:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def _solve_once(self, solver: Any) -> bool | None:
-        """True / False, or None when interrupted by the time limit."""
+        """True / False, or None when stopped by the time limit."""
         self.stats["solves"] += 1
         t = time.monotonic()
         try:
-            if self.deadline is None or self.solver_name in NON_INCREMENTAL:
-                return bool(solver.solve())
-            timer = threading.Timer(max(0.0, self.deadline - time.monotonic()), solver.interrupt)
-            timer.daemon = True
-            timer.start()
-            try:
-                answer = solver.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
-            if answer is None:
-                return None
-            return bool(answer)
+            return solve_until(solver, self.solver_name, self.deadline)
         finally:
             self.stats["solve_seconds"] += time.monotonic() - t
 
@@ -196,6 +191,41 @@ class _Search:
         for key in ("conflicts", "decisions", "propagations", "restarts"):
             if key in acc:
                 self.stats[key] = self.stats.get(key, 0) + int(acc[key])
+
+
+def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:
+    """solver.solve(), stopped at `deadline` (a time.monotonic() value): True / False, or None if stopped.
+
+    pysat offers two ways to stop a solve, and solvers differ in which they support:
+    - interrupt(): a timer thread calls it at the deadline (Glucose, MiniSat, Maple*, ...);
+    - conflict budgets: CaDiCaL's interrupt() raises NotImplementedError in pysat, so it runs in slices of
+      `conf_budget` conflicts (sized for about a quarter second each) with the clock checked in between;
+      the solver keeps what it learnt from one slice to the next.
+    Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
+    """
+    if deadline is None or solver_name in UNSTOPPABLE:
+        return bool(solver.solve())
+    if solver_name in BUDGET_ONLY:
+        budget = 2000
+        while True:
+            solver.conf_budget(budget)
+            t = time.monotonic()
+            answer = solver.solve_limited()
+            if answer is not None:
+                return bool(answer)
+            now = time.monotonic()
+            if now >= deadline:
+                return None
+            rate = budget / max(now - t, 1e-3)
+            budget = max(500, min(2_000_000, int(rate * min(0.25, deadline - now))))
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        answer = solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+    return None if answer is None else bool(answer)
 
 
 def write_proof(
@@ -220,16 +250,7 @@ def write_proof(
     prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
     t = time.monotonic()
     with Solver(name=prover, bootstrap_with=cnf.clauses + blocking, with_proof=True) as solver:
-        if deadline is None:
-            answer = solver.solve()
-        else:
-            timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
-            timer.daemon = True
-            timer.start()
-            try:
-                answer = solver.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
+        answer = solve_until(solver, prover, deadline)
         stats["proof_seconds"] = round(time.monotonic() - t, 4)
         stats["proof_solver"] = prover
         if answer is not False:
