@@ -252,6 +252,15 @@ def all_files() -> dict[str, list[Puzzle]]:
     return files
 
 
+def recorded_counts() -> dict[tuple[str, int], int]:
+    """(file, puzzle number) -> solution count, from puzzles/expected.tsv (empty if there is none)."""
+    path = OUT / "expected.tsv"
+    if not path.exists():
+        return {}
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+    return {(name, int(i)): int(n) for name, i, n, _ in rows}
+
+
 def status_of_count(n: int) -> str:
     return "none" if n == 0 else ("unique" if n == 1 else "multiple")
 
@@ -262,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=1000, help="give up counting beyond this many solutions")
     args = ap.parse_args(argv)
     files = all_files()
-    counts: dict[tuple[str, int], int] = {}
+    counts = recorded_counts()  # without --count, the recorded counts decide where a goal belongs
     if args.count:
         from nonocp.solve import solve
 
@@ -277,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, puzzles in files.items():
         kept = []
         for i, p in enumerate(puzzles, 1):
-            if args.count and counts[name, i] != 1 and p.meta.goal is not None:
+            if counts.get((name, i)) != 1 and p.meta.goal is not None:
                 p = dataclasses.replace(p, meta=dataclasses.replace(p.meta, goal=None))  # goal only where unique
             kept.append(p)
         (OUT / name).write_text(dumps(kept[0] if len(kept) == 1 else kept, "non"), encoding="utf-8")
