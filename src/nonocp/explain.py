@@ -23,8 +23,9 @@ Techniques (`Step.kind` / `Step.technique`):
 * `backtrack`: the guess of step `returns_to` was wrong: the grid goes back to how it was before that
   guess, with the guessed colour removed from the cell (changes may widen candidates here).
 * `all-remaining-cells`: when a stalled grid has few candidates left (their product at most
-  `SMALL_RESIDUE`), all undecided cells are considered together, exhaustively: a single step keeps what
-  the only completion says (`solutions` 1) or proves that there is none (`solutions` 0).
+  `SMALL_RESIDUE`), all undecided cells are considered together, exhaustively: the step keeps what every
+  completion shares (`solutions` completions; 0 proves there is none, 1 finishes the grid); with several,
+  guesses then pick the completion the engine's own search reaches first.
 
 JSON schema (`explanation_json`, what `nonocp explain --format json` prints), version `nonocp-explain/1`:
 
@@ -43,8 +44,8 @@ JSON schema (`explanation_json`, what `nonocp explain --format json` prints), ve
                 "removed": candidates removed (count), "unknown": undecided cells after the step,
                 "text": one sentence for people,
                 and, for some kinds: "contradiction_line" and "chain" (probe-contradiction),
-                "returns_to" (backtrack), "solutions" and "residue" (all-remaining-cells: completions
-                found, 0 or 1, and how many undecided cells were taken together)}]}
+                "returns_to" (backtrack), "solutions" and "residue" (all-remaining-cells: how many
+                completions, and how many undecided cells were taken together)}]}
 
 Rows and columns are 0-based in data and 1-based in `text` (r3c4 is row 3, column 4).
 """
@@ -273,6 +274,7 @@ class _Explainer:
         self.W, self.H = puzzle.width, puzzle.height
         self.ncol = len(puzzle.palette)
         self.masks = [(1 << self.ncol) - 1] * (self.W * self.H)
+        self.undecided = self.W * self.H  # cells of self.masks with two or more colours (kept by emit)
         self.steps: list[Step] = []
         self.max_steps = max_steps
         self.classify = classify
@@ -282,18 +284,16 @@ class _Explainer:
 
     # --- bookkeeping
 
-    def unknown(self) -> int:
-        return sum(1 for m in self.masks if m & (m - 1))
-
     def emit(self, kind: str, technique: str, changes: Sequence[Change], **extra: Any) -> Step:
         if self.max_steps is not None and len(self.steps) >= self.max_steps:
             raise _Enough
         W = self.W
         old = tuple(self.masks[r * W + c] for r, c, _ in changes)
-        for r, c, m in changes:
+        for (r, c, m), o in zip(changes, old, strict=True):
             self.masks[r * W + c] = m
+            self.undecided += bool(m & (m - 1)) - bool(o & (o - 1))
         step = Step(len(self.steps) + 1, kind, technique, self.depth, tuple(changes), old,
-                    unknown=self.unknown(), **extra)
+                    unknown=self.undecided, **extra)
         step = _with_text(step, self.puzzle)
         self.steps.append(step)
         return step
@@ -401,7 +401,7 @@ class _Explainer:
                 return st
             small = self.small_residue(st)
             if small is not None:
-                return small[0] if small else None
+                return small or None
             (r, c), children = branch
             parent_st, parent_masks = st, list(self.masks)
             refuted = 0
@@ -430,26 +430,50 @@ class _Explainer:
         where = self.failing_line()
         self.emit("contradiction", "contradiction", [], line=where)
 
-    def small_residue(self, st: list[int]) -> list[list[int]] | None:
-        """The all-remaining-cells step when few combinations are left: [solution], [] (none), or None
-        (too many combinations, or several solutions: guessing then shows the engine's own path)."""
+    def small_residue(self, st: list[int]) -> list[int] | bool | None:
+        """The all-remaining-cells step when few combinations of candidates are left.
+
+        Returns None when there are too many (guessing follows), False when no completion exists, else
+        the solved state the engine reaches first from here. With several completions the step keeps what
+        they all share, then guesses lead to the first one the engine's own search would find (its
+        enumeration from this node lists them in the engine's order).
+        """
         combos = 1
         for m in self.masks:
             combos *= bin(m).count("1")
             if combos > SMALL_RESIDUE:
                 return None
         found: list[list[int]] = []
-        enumerate_solutions(self.engine, list(st), 2, found)
-        if len(found) > 1:
-            self.several = True
-            return None
-        cells = self.unknown()
+        enumerate_solutions(self.engine, list(st), None, found)
+        cells = self.undecided
         if not found:
             self.emit("all-remaining-cells", "all-remaining-cells", [], solutions=0, residue=cells)
-            return []
-        masks = self.engine.to_masks(found[0])
-        self.emit("all-remaining-cells", "all-remaining-cells", self.restore(masks), solutions=1, residue=cells)
-        return [found[0]]
+            return False
+        union = self.engine.to_masks(found[0])
+        for other in found[1:]:
+            union = [a | b for a, b in zip(union, self.engine.to_masks(other), strict=True)]
+        self.emit("all-remaining-cells", "all-remaining-cells", self.restore(union), solutions=len(found),
+                  residue=cells)
+        if len(found) == 1:
+            return found[0]
+        self.several = True
+        engine = self.engine
+        first = engine.to_masks(found[0])
+        st = _masks_state(engine, self.masks)
+        depth = self.depth
+        for i, m in enumerate(first):
+            if self.masks[i] == m:
+                continue  # decided by the propagation after an earlier guess
+            r, c = divmod(i, self.W)
+            k = m.bit_length() - 1
+            self.emit("guess", "guess", [(r, c, m)], cell=(r, c), color=k)
+            self.depth += 1
+            engine.assign(st, r, c, k)
+            n = engine.propagate(st, (r, engine.H + c), True)
+            self.drain()
+            assert n >= 0, "a guess towards a known solution cannot contradict"
+        self.depth = depth
+        return st
 
     def has_more_solutions(self) -> bool:
         if self.several:
@@ -590,9 +614,13 @@ def _with_text(step: Step, puzzle: Puzzle) -> Step:
         text = (f"Backtrack to step {step.returns_to}: the guess was wrong, so {cell_name(step.cell)} "
                 f"is not {color_name(puzzle, step.color)}.")
     elif kind == "all-remaining-cells":
-        if step.solutions:
+        if step.solutions == 1:
             text = (f"All remaining cells: the {step.residue} undecided cells, taken together, have exactly "
                     f"one completion; {_decided_words(step, puzzle)}.")
+        elif step.solutions:
+            what = _decided_words(step, puzzle) if step.changes else "they share nothing more"
+            text = (f"All remaining cells: the {step.residue} undecided cells, taken together, have "
+                    f"{step.solutions} completions (the puzzle has several solutions); {what}.")
         else:
             text = f"All remaining cells: no completion of the {step.residue} undecided cells fits every clue."
     else:

@@ -1,0 +1,164 @@
+"""`rate` agrees with the engines: LINE puzzles fall to line logic alone, PROBE ones need probing but no
+guess, MULTIPLE and NONE match the solution counts (brute force on small puzzles, the native engine, and
+the counts recorded beside the team's puzzles)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+import pytest
+from conftest import PUZZLES, corpus_path
+from hypothesis import HealthCheck, given, settings
+from oracle import brute_force
+from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
+from typer.testing import CliRunner
+
+from nonocp.backends import SolveOptions, get_backend
+from nonocp.backends.native.engine import Engine
+from nonocp.cli import app
+from nonocp.formats import load
+from nonocp.grid import Grid
+from nonocp.puzzle import Block, Puzzle
+from nonocp.rate import VERDICTS, rate
+
+runner = CliRunner()
+
+
+def B(*lengths: int, color: int = 1):
+    return tuple(Block(n, color) for n in lengths)
+
+
+def line_logic_solves(puzzle: Puzzle) -> bool:
+    """Propagation alone (no probing, no search) decides every cell."""
+    engine = Engine(puzzle)
+    st = engine.initial_state()
+    if engine.propagate(st, range(engine.nlines)) < 0:
+        return False
+    return not any(engine.unknown_rows(st))
+
+
+def probing_solves(puzzle: Puzzle) -> bool:
+    engine = Engine(puzzle)
+    st = engine.initial_state()
+    if engine.propagate(st, range(engine.nlines)) < 0:
+        return False
+    ok, branch = engine.probe(st)
+    return ok and branch is None
+
+
+def check_rating(puzzle: Puzzle, expected_count: int | None = None):
+    r = rate(puzzle)
+    assert r.verdict in VERDICTS
+    native = get_backend("native").solve(puzzle, SolveOptions(max_solutions=2))
+    n = len(native.solutions) if expected_count is None else expected_count
+    if n == 0:
+        assert r.verdict == "NONE"
+    elif n >= 2:
+        assert r.verdict == "MULTIPLE"
+    else:
+        assert r.verdict in ("LINE", "PROBE", "BRANCH")
+    if r.verdict == "LINE":
+        assert line_logic_solves(puzzle) and r.probes == 0 and r.guesses == 0 and r.depth == 0
+    if r.verdict == "PROBE":
+        assert not line_logic_solves(puzzle) and probing_solves(puzzle) and r.probes > 0 and r.guesses == 0
+    if r.verdict == "BRANCH":
+        assert not probing_solves(puzzle) and (r.guesses > 0 or r.steps > 0)
+    assert r.summary.startswith(r.verdict)
+    return r
+
+
+HAND = [
+    (Puzzle((B(1),), (B(1),)), 1, "LINE"),
+    (Puzzle((B(1), B(1)), (B(1), B(1))), 2, "MULTIPLE"),
+    (Puzzle((B(1),) * 3, (B(1),) * 3), 6, "MULTIPLE"),
+    (Puzzle((B(2), B(1)), (B(1), B(1), B(1))), 0, "NONE"),
+    (Puzzle((B(1, 1), (), B(1, 1)), (B(1, 1), (), B(1, 1))), 1, "LINE"),
+]
+
+
+@pytest.mark.parametrize("puzzle,count,verdict", HAND)
+def test_hand_made(puzzle, count, verdict):
+    assert len(brute_force(puzzle)) == count
+    assert check_rating(puzzle, count).verdict == verdict
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles_with_grid(max_size=5))
+def test_random_puzzles_match_brute_force(case):
+    puzzle, _ = case
+    check_rating(puzzle, len(brute_force(puzzle, 2)))
+
+
+def test_unsolvable_random_clues_match_brute_force():
+    """Pictures whose row clues were shuffled a little: often no solution, sometimes still some."""
+    seen = set()
+    for seed in range(120):
+        rnd = random.Random(seed)
+        w, h, nc = rnd.randint(3, 5), rnd.randint(3, 5), rnd.choice([2, 3])
+        cells = [[rnd.randint(1, nc - 1) if rnd.random() < 0.5 else 0 for _ in range(w)] for _ in range(h)]
+        bad = [list(x) for x in cells]
+        r, a, b = rnd.randrange(h), rnd.randrange(w), rnd.randrange(w)
+        bad[r][a], bad[r][b] = bad[r][b], bad[r][a]
+        p0 = puzzle_from_grid(Grid.from_rows(cells), palette_of(nc))
+        p1 = puzzle_from_grid(Grid.from_rows(bad), palette_of(nc))
+        puzzle = Puzzle(p1.rows, p0.cols, p0.palette)
+        seen.add(check_rating(puzzle, len(brute_force(puzzle, 2))).verdict)
+    assert {"NONE", "LINE", "MULTIPLE"} <= seen
+
+
+def expected_counts():
+    rows = list(csv.DictReader((PUZZLES / "expected.tsv").open(), delimiter="\t"))
+    return [pytest.param(r["file"], int(r["puzzle"]), int(r["solutions"]), id=f"{r['file']}#{r['puzzle']}")
+            for r in rows]
+
+
+@pytest.mark.parametrize("name,index,count", expected_counts())
+def test_team_puzzles(name, index, count):
+    puzzle = load(str(PUZZLES / name))[index - 1]
+    check_rating(puzzle, count)
+
+
+def test_corpus_verdicts():
+    demo = load(str(corpus_path("webpbn-survey", "free", "webpbn-00001-demo.txt")))[0]
+    assert check_rating(demo).verdict == "LINE"
+    pattern = load(str(corpus_path("webpbn-survey", "free", "webpbn-00023-Test Pattern.txt")))[0]
+    assert check_rating(pattern).verdict == "PROBE"
+
+
+def test_timeout_gives_unknown():
+    big = load(str(corpus_path("webpbn-survey", "free", "webpbn-00436-Old stone face.txt")))[0]
+    r = rate(big, time_limit=0.001)
+    assert r.verdict == "UNKNOWN"
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def test_cli_single_puzzle():
+    res = runner.invoke(app, ["rate", str(PUZZLES / "heart.non")])
+    assert res.exit_code == 0, res.output
+    assert "LINE: line logic alone solves it" in res.stdout
+
+
+def test_cli_folder_table_and_json(tmp_path):
+    res = runner.invoke(app, ["rate", str(PUZZLES)])
+    assert res.exit_code == 0, res.output
+    expected = list(csv.DictReader((PUZZLES / "expected.tsv").open(), delimiter="\t"))
+    for name in {r["file"] for r in expected}:
+        assert name in res.stdout
+    assert f"{len(expected)} puzzles:" in res.stdout
+    res = runner.invoke(app, ["rate", str(PUZZLES / "smiley.non"), str(PUZZLES / "no-way.non"), "-f", "json"])
+    records = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["verdict"] for r in records] == ["MULTIPLE", "NONE"]
+
+
+def test_cli_bad_file_in_a_folder_is_a_row(tmp_path):
+    (tmp_path / "good.non").write_text((PUZZLES / "dot.non").read_text())
+    (tmp_path / "bad.non").write_text("rows\n1 x\n")
+    res = runner.invoke(app, ["rate", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "ERROR" in res.stdout and "good.non" in res.stdout
+    res = runner.invoke(app, ["rate", str(tmp_path / "bad.non")])
+    assert res.exit_code == 2 and "Traceback" not in res.output
