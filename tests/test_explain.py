@@ -13,12 +13,10 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES, corpus_path
 from hypothesis import HealthCheck, given, settings
-from oracle import brute_force
-from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 from typer.testing import CliRunner
 
+from conftest import PUZZLES, corpus_path
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.backends.native.line import solve_line
 from nonocp.cli import app
@@ -27,6 +25,8 @@ from nonocp.formats import load
 from nonocp.grid import Grid
 from nonocp.puzzle import Block, Puzzle
 from nonocp.result import Status
+from oracle import brute_force
+from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 
 runner = CliRunner()
 

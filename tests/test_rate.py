@@ -9,12 +9,10 @@ import json
 import random
 
 import pytest
-from conftest import PUZZLES, corpus_path
 from hypothesis import HealthCheck, given, settings
-from oracle import brute_force
-from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 from typer.testing import CliRunner
 
+from conftest import PUZZLES, corpus_path
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.backends.native.engine import Engine
 from nonocp.cli import app
@@ -22,6 +20,8 @@ from nonocp.formats import load
 from nonocp.grid import Grid
 from nonocp.puzzle import Block, Puzzle
 from nonocp.rate import VERDICTS, rate
+from oracle import brute_force
+from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 
 runner = CliRunner()
 
