@@ -96,6 +96,8 @@ register("picture", reader=picture.read_picture, sniff=picture.sniff,
          description="a solution picture as text (#/. or 1/0 rows); clues computed from it")
 register("pbm", extensions=(".pbm",), binary_reader=picture.read_pbm, sniff_bytes=picture.sniff_bytes,
          description="a netpbm P1/P4 bitmap as the solution picture; clues computed from it")
+register("nonny", reader=non.read_non,
+         description="Nonny's .non dialect (`color red FF0000 #`, `red 1 yellow 4`); the non reader reads it too")
 register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=non.dumps_non,
          bundle_writer=non.dumps_nonpack, description="bundle of .non puzzles separated by ====")
 register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
