@@ -57,7 +57,8 @@ class BatchOptions:
 class BatchOutcome:
     engines: tuple[str, ...]
     records: tuple[Record, ...]  # in input order, ratios against the first engine filled in
-    interrupted: bool
+    interrupted: bool  # Ctrl-C, or `aborted`
+    aborted: str  # why the batch stopped early when it was not Ctrl-C ("" otherwise)
     wall_seconds: float
     planned: int  # rows the batch would have had if it ran to the end
 
@@ -117,7 +118,7 @@ def run_batch(
         if on_record is not None:
             on_record(record)
 
-    interrupted = False
+    interrupted, aborted = False, ""
     try:
         order = 0  # one number per row, in input order: the task id and the report's sort key
         for entry in entries:
@@ -137,10 +138,13 @@ def run_batch(
         run_pool(tasks, options.jobs, options.hard_limit, finished)
     except KeyboardInterrupt:
         interrupted = True
+    except PoolError as e:  # the workers cannot run: stop, but keep (and report) what finished
+        interrupted, aborted = True, str(e)
     return BatchOutcome(
         engines=engines,
         records=tuple(with_ratios(records, engines)),
         interrupted=interrupted,
+        aborted=aborted,
         wall_seconds=time.monotonic() - start,
         planned=planned_rows(entries, engines),
     )

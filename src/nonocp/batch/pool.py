@@ -24,8 +24,9 @@ from nonocp.backends import BACKENDS
 from nonocp.batch.worker import INIT_FAILED, READY, Outcome, Task, worker_main
 from nonocp.errors import NonocpError
 
-# How long a worker may take to start (import nonocp and the engines) before the batch gives up.
-STARTUP_LIMIT = 120.0
+# How long a worker may take to start (import nonocp and the engines) before the batch gives up. Generous:
+# on a starved machine (load 30 on 2 cores, nice 10) a start was seen to take over two minutes.
+STARTUP_LIMIT = 900.0
 # A worker that dies before it is ready this many times in a row means the setup itself is broken.
 MAX_STARTUP_FAILURES = 3
 
@@ -34,13 +35,20 @@ class PoolError(NonocpError):
     """The workers cannot be started (their setup fails): not a per-puzzle problem."""
 
 
-def worker_context() -> Any:
-    """forkserver where available (Linux, macOS), else spawn; never plain fork (threads in the parent)."""
+def worker_context(registry: dict[str, str] | None = None) -> Any:
+    """forkserver where available (Linux, macOS), else spawn; never plain fork (threads in the parent).
+
+    The forkserver imports the worker code and the engines' modules once, so that a worker that
+    replaces a killed one starts in milliseconds instead of re-importing ortools (seconds on a busy
+    machine). The preload list only counts when the server starts (the first batch of a process).
+    """
     methods = mp.get_all_start_methods()
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
-        # '__main__' keeps the default behaviour (the main script is imported in the server, as spawn does).
-        ctx.set_forkserver_preload(["__main__", "nonocp.batch.worker"])
+        engines = sorted({target.partition(":")[0] for target in (registry or {}).values()})
+        # '__main__' keeps the default behaviour (the main script is imported in the server, as spawn does);
+        # a module that fails to import is skipped by the server (the worker then reports it per task).
+        ctx.set_forkserver_preload(["__main__", "nonocp.batch.worker", *engines])
         return ctx
     return mp.get_context("spawn")
 
@@ -103,7 +111,7 @@ def run_pool(
         return
     engines = tuple(dict.fromkeys(t.engine for t in pending))
     registry = {e.partition(":")[0]: BACKENDS[e.partition(":")[0]] for e in engines if e.partition(":")[0] in BACKENDS}
-    ctx = worker_context()
+    ctx = worker_context(registry)
     workers: list[_Worker] = []
     startup_failures = 0
 

@@ -176,6 +176,7 @@ def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -
             "max_solutions": options.max_solutions, "engine_workers": options.engine_workers,
         },
         "interrupted": outcome.interrupted,
+        "aborted": outcome.aborted,
         "wall_seconds": outcome.wall_seconds,
         "planned_rows": outcome.planned,
         "summary": summary.to_json(),
@@ -248,8 +249,9 @@ def register(app: typer.Typer) -> None:
         _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
         if outcome.interrupted:
             done = sum(1 for r in outcome.records if r.engine)
-            print(f"nonocp: interrupted; {done} finished runs kept", file=sys.stderr)
-            raise typer.Exit(EXIT_INTERRUPTED)
+            why = outcome.aborted or "interrupted"
+            print(f"nonocp: {why}; {done} finished runs kept", file=sys.stderr)
+            raise typer.Exit(EXIT_BAD_INPUT if outcome.aborted else EXIT_INTERRUPTED)
         if summary.disagreements:
             raise typer.Exit(EXIT_DISAGREE)
 
