@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 
 from PIL import Image, ImageDraw, ImageFont
@@ -12,6 +13,7 @@ from nonocp.render.clues import Marked, contrast_color
 from nonocp.render.geometry import PAPER, font_size, picture
 
 
+@functools.cache  # loading a font costs far more than drawing with it
 def _font(size: float):
     try:
         return ImageFont.load_default(size=max(int(size), 6))
@@ -23,14 +25,12 @@ def render_image(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None
     pic = picture(puzzle, grid, marked, cell)
     img = Image.new("RGB", (pic.width, pic.height), PAPER)
     draw = ImageDraw.Draw(img)
-    fonts: dict[float, object] = {}
     for lab in pic.labels:
         if lab.fill:
             draw.rounded_rectangle(
                 (lab.x + 1, lab.y + 1, lab.x + lab.size - 2, lab.y + lab.size - 2), radius=2, fill=lab.fill
             )
-        size = font_size(lab.text, lab.size)
-        font = fonts.setdefault(size, _font(size))
+        font = _font(font_size(lab.text, lab.size))
         draw.text((lab.x + lab.size / 2, lab.y + lab.size / 2), lab.text, fill=lab.ink, font=font, anchor="mm")
     for c in pic.cells:
         draw.rectangle((c.x, c.y, c.x + cell - 1, c.y + cell - 1), fill=c.fill)
