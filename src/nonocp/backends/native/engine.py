@@ -194,6 +194,8 @@ class Engine:
                     res = solve_line(blocks[ln], length[ln], old)
                     cache[k] = res
                     solves += 1
+                    if not solves & 255 and self.deadline is not None and time.monotonic() > self.deadline:
+                        raise Timeout  # long propagations on big grids must honour the time limit too
                 else:
                     hits += 1
                 if res is None:
@@ -303,6 +305,7 @@ class Engine:
                             if propagate(st, (r, H + c), trace) < 0:
                                 return False, None
                             changed = True
+                            break  # the cell is narrowed (decided, in black and white); next pass re-probes it
                         else:
                             children.append((n, k, child))
                     if len(children) < len(colors):
