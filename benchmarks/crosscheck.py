@@ -242,7 +242,7 @@ def load_records() -> list[dict]:
 def write_report(records: list[dict], path: Path = REPORT) -> str:
     latest: dict[tuple, dict] = {}
     for r in records:  # the last record of each puzzle wins (a re-run with new engines supersedes)
-        latest[(r["file"], r["index"])] = r
+        latest[(r["file"], r["index"], r["title"])] = r
     by_set: dict[str, list[dict]] = defaultdict(list)
     for r in latest.values():
         by_set[r["set"]].append(r)
