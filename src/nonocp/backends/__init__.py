@@ -35,7 +35,9 @@ def get_backend(name: str) -> Backend:
         module = importlib.import_module(module_name)
     except ImportError as e:
         raise BackendUnavailable(f"backend {base!r} is not installed here ({e})") from None
-    cls = getattr(module, cls_name)
+    cls = getattr(module, cls_name, None)
+    if cls is None:  # a half-written engine must not crash the command with a traceback
+        raise BackendUnavailable(f"backend {base!r} is incomplete here (no {cls_name} in {module_name})")
     backend: Backend = cls(variant) if variant else cls()
     if not backend.available():
         raise BackendUnavailable(f"backend {name!r} is not available here")
