@@ -6,11 +6,12 @@ puzzle and configuration: verdict, whether every solution satisfies the clues (a
 unique), wall seconds, process CPU seconds and CP-SAT's deterministic time. The machine is shared, so
 wall time is noisy; CPU time is less so and deterministic time (CP-SAT's own work measure) not at all.
 
-    nice -n 10 python benchmarks/bench_cpsat.py                       # default vs plain enumerate
-    nice -n 10 python benchmarks/bench_cpsat.py --only 09892 --only 12548 --configs block,block-w2
+    nice -n 10 python benchmarks/bench_cpsat.py                       # default vs plain vs block
+    nice -n 10 python benchmarks/bench_cpsat.py --only 09892 --only 12548 --configs default,default-w2
     nice -n 10 python benchmarks/bench_cpsat.py --json out.json
 
-Configurations: see CONFIGS below ("block" is the engine's default).
+Configurations: see CONFIGS below ("default" is what `--backend cpsat` does; "plain" is the textbook
+model: every cell may take every colour, enumerate_all_solutions, no per-line domain cuts).
 Restricted puzzles are personal-use only: they are read from the corpus, never copied.
 """
 
@@ -31,14 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SURVEY = ROOT.parent / "shared" / "corpus" / "webpbn-survey"
 NUMBERED = re.compile(r"^webpbn-(\d+)-")
 
-# name -> (backend name, SolveOptions keyword arguments). "block" is what `--backend cpsat` does.
+# name -> (backend name, SolveOptions keyword arguments).
 CONFIGS: dict[str, tuple[str, dict]] = {
-    "block": ("cpsat", {}),
-    "enumerate": ("cpsat:enumerate", {}),  # the plain enumerate_all_solutions model
-    "block-w2": ("cpsat", {"workers": 2}),
-    "enumerate-w2": ("cpsat:enumerate", {"workers": 2}),
-    "block-bool": ("cpsat:bool", {}),
-    "block-nosym": ("cpsat", {"extra": {"params": {"symmetry_level": 0}}}),
+    "default": ("cpsat", {}),  # enumerate mode, cell domains cut by each line, 1 worker
+    "plain": ("cpsat:enumerate,plain", {}),  # the plain enumerate_all_solutions model
+    "block": ("cpsat:block", {}),  # solve, forbid, solve again until INFEASIBLE
+    "default-w2": ("cpsat", {"workers": 2}),
+    "block-w2": ("cpsat:block", {"workers": 2}),
+    "bool": ("cpsat:bool", {}),  # colour puzzles: one Boolean per cell and colour
+    "block-nosym": ("cpsat:block", {"extra": {"params": {"symmetry_level": 0}}}),
 }
 TARGETS = {"09892": 10.0, "10088": 10.0, "18297": 10.0, "12548": 10.0, "22336": 30.0}
 
@@ -80,7 +82,7 @@ def run_one(puzzle, config: str, time_limit: float) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--configs", default="block,enumerate", help=f"comma list from {', '.join(CONFIGS)}")
+    ap.add_argument("--configs", default="default,plain,block", help=f"comma list from {', '.join(CONFIGS)}")
     ap.add_argument("--only", action="append", default=[], help="puzzle number (repeatable)")
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per puzzle and configuration")
     ap.add_argument("--json", help="write every record to this file")

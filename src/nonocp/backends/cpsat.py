@@ -7,12 +7,15 @@ Model (written out in models/automaton.md, and in MiniZinc in models/nonogram.mz
 - each line's clue automaton (nonocp.encode.automaton) constrains the line's cells.
 
 Several solutions (`max_solutions`, default 2, so that every answer says whether it is unique):
-- "block" (default): solve, add a clause saying "differ from every solution found so far", solve again,
-  until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further solution exists).
-  Each solve starts from scratch but keeps CP-SAT's presolve.
-- "enumerate": one search with `enumerate_all_solutions` (which restricts presolve), stopped at
-  `max_solutions`. Kept as an option (`extra={"uniqueness": "enumerate"}` or backend `cpsat:enumerate`);
-  measured slower on the survey set (benchmarks/bench_cpsat.py, models/README.md).
+- "enumerate" (default): one search with `enumerate_all_solutions`, stopped at `max_solutions`. CP-SAT
+  then keeps every feasible solution through presolve (fewer reductions), but presolves once and keeps
+  its learnt clauses and phases from one solution to the next.
+- "block" (`cpsat:block`): solve, add a clause saying "differ from every solution found so far", solve
+  again, until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further
+  solution exists). Every solve starts from scratch, full presolve included.
+  Measured on the webpbn survey set (benchmarks/bench_cpsat.py, 14 puzzles both decided on a heavily
+  shared machine): enumerate 13.7 CPU s in total, block 23.8; enumerate also decided two puzzles that
+  block did not within the limit. Paying the presolve twice is what costs block on easy puzzles.
 
 ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
 """
@@ -244,7 +247,7 @@ class CpsatBackend:
     name = "cpsat"
 
     def __init__(self, variant: str = "") -> None:
-        self.uniqueness = "block"
+        self.uniqueness = "enumerate"
         self.cell_model = "int"
         self.cut_domains = True
         for part in filter(None, variant.split(",")):
@@ -301,6 +304,10 @@ class CpsatBackend:
         if built.empty:
             solutions: list[Grid] = []
             exhausted, timed_out = True, False
+        elif all(isinstance(x, int) for row in built.cells for x in row):
+            # Every cell fixed before search and every line checked against its automaton: that grid is
+            # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
+            solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
         elif uniqueness == "enumerate":
             solutions, exhausted, timed_out = self._enumerate(built, options, limit, start, stats)
         else:
@@ -379,6 +386,10 @@ class CpsatBackend:
         if deadline is not None and time.monotonic() >= deadline:
             return [], False, True
         solver = self._solver(options, deadline)
+        # One worker: with several, enumeration of a 5x5 permutation puzzle (120 solutions) ran for
+        # minutes here; the search is sequential by nature. `workers` applies to the block mode.
+        solver.parameters.num_workers = 1
+        stats["workers"] = 1
         solver.parameters.enumerate_all_solutions = True
         collector = _Collector(built.cells, limit, options.progress)
         code = solver.solve(built.model, collector)
