@@ -189,10 +189,10 @@ def test_collect_reports_invalid_puzzle_in_bundle_and_missing_path(tmp_path):
     from nonocp.puzzle import Block
 
     good = Puzzle(((Block(1),),), ((Block(1),),))
-    totals_differ = Puzzle(((Block(1),),), ((Block(1),), (Block(1),)))  # a reader may let this through
+    too_long = Puzzle(((Block(3),),), ((Block(1),),))  # a clue longer than its line: invalid
 
     def loader(path, fmt):
-        return [good, totals_differ]
+        return [good, too_long]
 
     (tmp_path / "b.nonpack").write_text("whatever the loader says\n")
     entries = collect([tmp_path / "b.nonpack"], load=loader)

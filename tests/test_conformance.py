@@ -7,17 +7,17 @@ solution counts, and random grids (whose clues have that grid among their soluti
 from __future__ import annotations
 
 import pytest
-from engines import ENGINES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from oracle import brute_force
-from strategies import grids, palette_of, puzzle_from_grid, puzzles_with_grid
 
+from engines import ENGINES
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.errors import BackendUnavailable
 from nonocp.grid import Grid
 from nonocp.puzzle import Block, Palette, Puzzle
 from nonocp.result import Status
+from oracle import brute_force
+from strategies import grids, palette_of, puzzle_from_grid, puzzles_with_grid
 
 
 def engine(name: str):
@@ -105,7 +105,9 @@ def test_random_small_puzzles_match_brute_force(name, data):
 
 @pytest.mark.parametrize("name", ENGINES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)), row=st.integers(0, 3), delta=st.sampled_from([1, -1]))
+@given(
+    data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)), row=st.integers(0, 3), delta=st.sampled_from([1, -1])
+)
 def test_perturbed_clues_match_brute_force(name, data, row, delta):
     """Clues changed by one cell: often unsolvable, sometimes not; the oracle decides."""
     puzzle, _ = data
@@ -164,7 +166,10 @@ def test_oracle_finds_known_grid():
 
 @pytest.mark.parametrize("name", ENGINES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)), picks=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 7)), max_size=3))
+@given(
+    data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)),
+    picks=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 7)), max_size=3),
+)
 def test_fixed_cells_restrict_solutions(name, data, picks):
     """SolveOptions.fixed = {(r, c): allowed colour mask}: every engine must return exactly the solutions
     whose cells lie in their masks (backbone queries and the auto hybrid depend on it)."""

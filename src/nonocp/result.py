@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from nonocp.grid import Grid
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     UNIQUE = "unique"  # search exhausted, exactly one solution
     MULTIPLE = "multiple"  # two or more solutions found
     NONE = "none"  # search exhausted, no solution
     SOLVED = "solved"  # one solution found and uniqueness not asked for (max_solutions=1)
     TIMEOUT = "timeout"  # the time limit ran out before a verdict (solutions may hold what was found)
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

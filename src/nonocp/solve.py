@@ -6,7 +6,7 @@ from typing import Any
 
 from nonocp.backends import DEFAULT_BACKEND, SolveOptions, get_backend
 from nonocp.puzzle import Puzzle
-from nonocp.result import SolveResult
+from nonocp.result import SolveResult, Status
 
 
 def solve(
@@ -22,6 +22,9 @@ def solve(
 ) -> SolveResult:
     """Solve `puzzle` with `backend`, looking for up to `max_solutions` solutions (None = all)."""
     puzzle.validate()
+    mismatch = puzzle.count_mismatch()
+    if mismatch is not None:  # no solution, proven by counting: no engine needed
+        return SolveResult(Status.NONE, (), True, backend, stats={"proof": "counting", "reason": mismatch})
     options = SolveOptions(
         max_solutions=max_solutions, time_limit=time_limit, seed=seed, workers=workers, progress=progress, extra=extra
     )

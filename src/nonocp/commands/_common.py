@@ -53,45 +53,23 @@ def guarded() -> Iterator[None]:
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def load_puzzles(path: str, fmt: str | None = None, unsolvable_ok: bool = False):
+def load_puzzles(path: str, fmt: str | None = None):
     """Every puzzle in `path` (a bundle may hold many), validated. Raises NonocpError on bad input.
 
-    With `unsolvable_ok`, puzzles whose clues are well-formed but cannot have a solution by counting
-    (a colour's row totals differ from its column totals) are kept: `solve` answers `none` for them
-    (the contract puzzles expect that), `show` and `convert` handle them like any other.
+    Puzzles whose colour totals differ are kept: they are well-formed and their answer is `none`
+    (Puzzle.count_mismatch; solve() answers without an engine).
     """
     from nonocp.errors import InvalidPuzzleError
     from nonocp.formats import load
 
     puzzles = load(path, fmt)
     for i, p in enumerate(puzzles, 1):
-        if unsolvable_ok and count_mismatch(p) is not None:
-            # the readers already refuse structural faults (sizes, colours, clues that cannot fit),
-            # so the count is all that validate() would object to here
-            continue
         try:
             p.validate()
         except InvalidPuzzleError as e:
             where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
             raise InvalidPuzzleError(f"{where}: {e}") from None
     return puzzles
-
-
-def count_mismatch(puzzle) -> str | None:
-    """Why the clues have no solution by counting alone (some colour's row clues paint a different
-    number of cells than its column clues), or None when the counts agree.
-
-    TRANSITIONAL: Puzzle.validate() raises for this case, although it is a solvable question with the
-    answer `none`; the request to move this check into Puzzle (and let solve() answer `none`) is in
-    the CLI helper's report. Until then this is the CLI's own count.
-    """
-    for color in range(1, len(puzzle.palette)):
-        in_rows = sum(b.length for clue in puzzle.rows for b in clue if b.color == color)
-        in_cols = sum(b.length for clue in puzzle.cols for b in clue if b.color == color)
-        if in_rows != in_cols:
-            name = puzzle.palette[color].name
-            return f"colour {name!r}: the row clues paint {in_rows} cells but the column clues paint {in_cols}"
-    return None
 
 
 def call_guarded(fn: Callable[[], T]) -> T:

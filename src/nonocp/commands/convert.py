@@ -29,7 +29,7 @@ def convert_command(
             fail(f"{target}: cannot tell the output format from the name; give --to ({', '.join(writable_formats())})")
         if fmt.lower() not in writable_formats():
             fail(f"--to: {fmt!r} cannot be written; choose from {', '.join(writable_formats())}")
-        puzzles = load_puzzles(source, from_fmt, unsolvable_ok=True)
+        puzzles = load_puzzles(source, from_fmt)
         text = dumps(puzzles[0] if len(puzzles) == 1 else puzzles, fmt.lower())
         if to_stdout:
             typer.echo(text, nl=False)

@@ -147,7 +147,7 @@ def explain_command(
         fail("--format svg writes one picture per step: give --output DIR")
     outcomes: list[str] = []
     with guarded():
-        puzzles: list[Puzzle] = load_puzzles(puzzle, from_fmt, unsolvable_ok=True)
+        puzzles: list[Puzzle] = load_puzzles(puzzle, from_fmt)
         if output is not None and same_file(output, puzzle):
             fail(f"{output}: refusing to overwrite the input file; choose another output")
         if fmt == "svg" and os.path.exists(output) and not os.path.isdir(output):

@@ -53,10 +53,10 @@ def _entries(paths: list[str], fmt: str | None) -> list[tuple[str, int, Puzzle |
     for f in files:
         name = str(f)
         if single_file:  # a bad single file is a usage error, like in every other command
-            puzzles = load_puzzles(name, fmt, unsolvable_ok=True)
+            puzzles = load_puzzles(name, fmt)
         else:
             try:
-                puzzles = load_puzzles(name, fmt, unsolvable_ok=True)
+                puzzles = load_puzzles(name, fmt)
             except NonocpError as e:
                 out.append((name, 0, None, str(e)))
                 continue

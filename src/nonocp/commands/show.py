@@ -10,7 +10,6 @@ import typer
 
 from nonocp.commands._common import (
     choose,
-    count_mismatch,
     fail,
     guarded,
     load_puzzles,
@@ -42,7 +41,7 @@ def describe(puzzle: Puzzle, index: int, count: int) -> str:
         named = ", ".join(f"{c.symbol}={c.name} {c.rgb}" for c in puzzle.palette.colors[1:])
         lines.append(f"colours: {len(puzzle.palette) - 1} ({named}; background {puzzle.palette[0].rgb})")
     lines.append("goal: " + ("shown below" if m.goal is not None else "none in the file"))
-    mismatch = count_mismatch(puzzle)
+    mismatch = puzzle.count_mismatch()
     if mismatch is not None:
         lines.append(f"no solution: {mismatch}")
     return "\n".join(lines) + "\n"
@@ -62,7 +61,7 @@ def show_command(
     with guarded():
         if output is not None and same_file(output, puzzle):
             fail(f"{output}: refusing to overwrite the input file; choose another output")
-        puzzles = load_puzzles(puzzle, from_fmt, unsolvable_ok=True)
+        puzzles = load_puzzles(puzzle, from_fmt)
         if fmt != "text":
             if len(puzzles) > 1:
                 fail(f"{puzzle}: holds {len(puzzles)} puzzles; {fmt} shows one (split the file first)")

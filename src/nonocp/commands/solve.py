@@ -22,7 +22,6 @@ from nonocp.commands._common import (
     EXIT_SOLVED,
     EXIT_TIMEOUT,
     choose,
-    count_mismatch,
     fail,
     guarded,
     load_puzzles,
@@ -182,7 +181,7 @@ def solve_command(
     with guarded():
         if proof is not None:
             os.makedirs(proof, exist_ok=True)
-        puzzles = load_puzzles(puzzle, from_fmt, unsolvable_ok=True)
+        puzzles = load_puzzles(puzzle, from_fmt)
         get_backend(backend)  # an unknown or missing engine is a usage error before any work
         if fmt == "png" and output is None and stdout_is_terminal():
             fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
@@ -197,13 +196,7 @@ def solve_command(
         collected: list[str] = []  # what --output (or a `non` bundle) receives, written once at the end
         solved: list[Puzzle] = []
         for i, p in enumerate(puzzles, 1):
-            mismatch = count_mismatch(p)
-            if mismatch is not None:  # no solution, proven by counting: no engine needed
-                result = SolveResult(Status.NONE, (), True, backend, stats={"proof": "counting", "reason": mismatch})
-            else:
-                result = solve(
-                    p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra
-                )
+            result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
             statuses.append(result.status)
             if fmt == "json":
                 emit(json.dumps(result_json(p, result), default=str, ensure_ascii=False) + "\n", output, collected)
