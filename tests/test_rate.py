@@ -73,7 +73,7 @@ HAND = [
     (Puzzle((B(1),), (B(1),)), 1, "LINE"),
     (Puzzle((B(1), B(1)), (B(1), B(1))), 2, "MULTIPLE"),
     (Puzzle((B(1),) * 3, (B(1),) * 3), 6, "MULTIPLE"),
-    (Puzzle((B(2), B(1)), (B(1), B(1), B(1))), 0, "NONE"),
+    (Puzzle((B(2),), (B(1), (), B(1))), 0, "NONE"),
     (Puzzle((B(1, 1), (), B(1, 1)), (B(1, 1), (), B(1, 1))), 1, "LINE"),
 ]
 
@@ -84,7 +84,7 @@ def test_hand_made(puzzle, count, verdict):
     assert check_rating(puzzle, count).verdict == verdict
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles_with_grid(max_size=5))
 def test_random_puzzles_match_brute_force(case):
     puzzle, _ = case
@@ -94,7 +94,7 @@ def test_random_puzzles_match_brute_force(case):
 def test_unsolvable_random_clues_match_brute_force():
     """Pictures whose row clues were shuffled a little: often no solution, sometimes still some."""
     seen = set()
-    for seed in range(120):
+    for seed in range(40):
         rnd = random.Random(seed)
         w, h, nc = rnd.randint(3, 5), rnd.randint(3, 5), rnd.choice([2, 3])
         cells = [[rnd.randint(1, nc - 1) if rnd.random() < 0.5 else 0 for _ in range(w)] for _ in range(h)]
