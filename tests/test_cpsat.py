@@ -164,6 +164,67 @@ def test_zero_time_limit_times_out_without_searching(variant):
     assert result.status is Status.TIMEOUT and not result.exhausted and result.solutions == ()
 
 
+def test_model_building_checks_the_deadline():
+    import time
+
+    from nonocp.backends.cpsat import OutOfTime, build_model
+
+    with pytest.raises(OutOfTime):
+        build_model(PERMUTATIONS_4, deadline=time.monotonic() - 1.0)
+    assert build_model(PERMUTATIONS_4, deadline=None).cells  # no deadline: never raises
+    result = solve(PERMUTATIONS_4, 2, time_limit=0.0)  # deadline = start: the first check in the build fires
+    assert result.status is Status.TIMEOUT and result.stats["solves"] == 0
+
+
+def test_the_ortools_import_is_not_counted_in_the_budget(monkeypatch):
+    """The clock starts after the import (8-14 s here on a loaded machine; it once ate a whole 30 s budget
+    before the first solve), and the import is reported on its own."""
+    import time
+
+    from nonocp.backends import cpsat
+
+    real = cpsat._cp_model
+    calls: list[int] = []
+
+    def slow_first_import():
+        if not calls:
+            time.sleep(0.3)
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(cpsat, "_cp_model", slow_first_import)
+    began = time.monotonic()
+    result = solve(PERMUTATIONS_4, 2)
+    wall = time.monotonic() - began
+    assert result.stats["import_seconds"] >= 0.3
+    # `seconds` is measured after the (slow) import returned, so it cannot contain those 0.3 s
+    assert result.seconds <= wall - 0.3
+    assert result.status is Status.MULTIPLE
+
+
+@pytest.mark.parametrize("variant", ["enumerate", "block"])
+def test_small_budget_on_a_hard_puzzle_times_out(variant):
+    """Knotty: CP-SAT does not decide it in minutes (published: not in 300 s), so a 0.5 s budget must
+    end in `timeout` (with any solution found so far valid), in both modes."""
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-knotty.txt")))[0]
+    result = solve(puzzle, 2, variant, time_limit=0.5)
+    assert result.status is Status.TIMEOUT and not result.exhausted
+    assert len(result.solutions) <= 1 and all(puzzle.is_solution(g) for g in result.solutions)
+
+
+@pytest.mark.parametrize("variant", ["enumerate", "block"])
+def test_enumeration_cut_by_the_budget_keeps_the_solutions_found(variant):
+    """10x10 permutations: 3,628,800 solutions, far more than 0.5 s can enumerate; what was found is kept."""
+    puzzle = Puzzle((B(1),) * 10, (B(1),) * 10)
+    result = solve(puzzle, None, variant, time_limit=0.5)
+    assert not result.exhausted
+    assert result.status in (Status.MULTIPLE, Status.TIMEOUT)  # multiple as soon as two were found
+    assert len(set(result.solutions)) == len(result.solutions) < 3_628_800
+    assert all(puzzle.is_solution(g) for g in result.solutions)
+
+
 def test_stats_carry_cpsat_counters():
     result = solve(PERMUTATIONS_4, None)
     for key in ("conflicts", "branches", "wall_time", "deterministic_time", "solves", "workers"):

@@ -18,6 +18,12 @@ Several solutions (`max_solutions`, default 2, so that every answer says whether
   block did not within the limit. Paying the presolve twice is what costs block on easy puzzles.
 
 ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
+
+Time limit: `time_limit` is a budget for the whole call, counted from after the ortools import (the
+import is no search and cannot be interrupted: 8-14 s here on a loaded machine, most of it pandas; it is
+reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
+solve (the enumeration, each block-and-resolve re-solve) gets only what is left of it. When the budget
+runs out the answer is `timeout` with the solutions found so far (or `multiple` if two were found).
 """
 
 from __future__ import annotations
@@ -36,7 +42,6 @@ from nonocp.puzzle import Clue, Puzzle
 from nonocp.result import SolveResult, Status, status_of
 
 if TYPE_CHECKING:
-
     from nonocp.backends.base import SolveOptions
 
 UNIQUENESS_MODES = ("block", "enumerate")
@@ -50,6 +55,15 @@ def _cp_model():
     from ortools.sat.python import cp_model
 
     return cp_model
+
+
+class OutOfTime(Exception):
+    """Model building passed the deadline (build_model(..., deadline=...)); the solve answers `timeout`."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
 
 
 def allowed_colors(automaton: LineAutomaton, length: int) -> list[set[int]]:
@@ -66,11 +80,16 @@ def allowed_colors(automaton: LineAutomaton, length: int) -> list[set[int]]:
 
 
 def cell_domains(
-    puzzle: Puzzle, fixed: dict[tuple[int, int], int] | None = None, cut: bool = True
+    puzzle: Puzzle,
+    fixed: dict[tuple[int, int], int] | None = None,
+    cut: bool = True,
+    deadline: float | None = None,
 ) -> list[list[list[int]]]:
     """domains[r][c] = sorted colours allowed at (r, c) by both its row and its column on their own, and
     by `fixed` ({(r, c): bit mask of allowed palette indices}, SolveOptions.fixed) when given.
-    cut=False keeps every palette colour (the textbook model, for comparison)."""
+    cut=False keeps every palette colour (the textbook model, for comparison).
+    Raises OutOfTime when `deadline` (a time.monotonic() value) passes: the cuts are Python work, seconds
+    on a big puzzle on a loaded machine."""
     w, h = puzzle.width, puzzle.height
     if not cut:
         every = list(range(len(puzzle.palette)))
@@ -78,15 +97,16 @@ def cell_domains(
         for (r, c), mask in (fixed or {}).items():
             domains[r][c] = [v for v in every if mask >> v & 1]
         return domains
-    row_allowed = [_allowed(clue, w) for clue in puzzle.rows]
-    col_allowed = [_allowed(clue, h) for clue in puzzle.cols]
+    row_allowed = [_allowed(clue, w, deadline) for clue in puzzle.rows]
+    col_allowed = [_allowed(clue, h, deadline) for clue in puzzle.cols]
     domains = [[sorted(row_allowed[r][c] & col_allowed[c][r]) for c in range(w)] for r in range(h)]
     for (r, c), mask in (fixed or {}).items():
         domains[r][c] = [v for v in domains[r][c] if mask >> v & 1]
     return domains
 
 
-def _allowed(clue: Clue, length: int) -> list[set[int]]:
+def _allowed(clue: Clue, length: int, deadline: float | None = None) -> list[set[int]]:
+    _check_deadline(deadline)
     return allowed_colors(clue_automaton(clue), length)
 
 
@@ -146,6 +166,7 @@ def build_model(
     cell_model: str = "int",
     fixed: dict[tuple[int, int], int] | None = None,
     cut_domains: bool = True,
+    deadline: float | None = None,
 ) -> NonogramModel:
     """One variable per cell (domain cut by both lines), one automaton per row and column.
 
@@ -153,17 +174,19 @@ def build_model(
     colour (exactly one true), channelled to the integer the automata read.
     `fixed` restricts cells before solving (SolveOptions.fixed). cut_domains=False skips the per-line
     domain cuts (the plain textbook model, kept to measure what the cuts are worth).
+    Raises OutOfTime when `deadline` (a time.monotonic() value) passes while building.
     """
     if cell_model not in CELL_MODELS:
         raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()
-    domains = cell_domains(puzzle, fixed, cut_domains)
+    domains = cell_domains(puzzle, fixed, cut_domains, deadline)
     empty = any(not d for row in domains for d in row)
     cells: list[list[Any]] = []
     color_literals: dict[tuple[int, int, int], Any] = {}
     for r, row in enumerate(domains):
+        _check_deadline(deadline)
         out = []
         for c, dom in enumerate(row):
             if len(dom) <= 1:
@@ -186,12 +209,13 @@ def build_model(
         lines = [(clue, cells[r]) for r, clue in enumerate(puzzle.rows)]
         lines += [(clue, [cells[r][c] for r in range(puzzle.height)]) for c, clue in enumerate(puzzle.cols)]
         # all() stops at the first line whose cells are all fixed to a pattern its clue rejects
-        empty = not all(_add_line(model, clue, line) for clue, line in lines)
+        empty = not all(_add_line(model, clue, line, deadline) for clue, line in lines)
     return NonogramModel(model, cells, domains, {}, color_literals, time.perf_counter() - start, empty)
 
 
-def _add_line(model, clue: Clue, line: list[Any]) -> bool:
+def _add_line(model, clue: Clue, line: list[Any], deadline: float | None = None) -> bool:
     """Constrain one line by its clue's automaton; False if its cells are all fixed and the clue rejects them."""
+    _check_deadline(deadline)
     a = clue_automaton(clue)
     if all(isinstance(x, int) for x in line):
         # Per-cell domains can each be allowed by the line and still not form an accepted line together.
@@ -207,17 +231,20 @@ def grid_of(cells: list[list[Any]], value) -> Grid:
 
 class _Collector:
     """Solution callback for the enumerate mode. Ignores repeats (OR-Tools 9.11 once reported the same
-    solution again, issues #4376/#4268) and stops the search at the limit."""
+    solution again, issues #4376/#4268) and stops the search at the limit, or at the deadline (CP-SAT has
+    its own limit too; this one also covers the time the Python callback itself takes)."""
 
     def __new__(cls, *args, **kwargs):  # subclass the ortools class lazily, at first use
         cp = _cp_model()
 
         class Collector(cp.CpSolverSolutionCallback):
-            def __init__(self, cells, limit, progress) -> None:
+            def __init__(self, cells, limit, progress, deadline: float | None = None) -> None:
                 super().__init__()
                 self.cells = cells
                 self.limit = limit
                 self.progress = progress
+                self.deadline = deadline
+                self.out_of_time = False
                 self.found: list[Grid] = []
                 self.seen: set[Grid] = set()
                 self.repeats = 0
@@ -234,6 +261,9 @@ class _Collector:
                     self.progress({"solutions": len(self.found)})
                 if self.limit is not None and len(self.found) >= self.limit:
                     self.stopped = True
+                    self.stop_search()
+                elif self.deadline is not None and time.monotonic() >= self.deadline:
+                    self.out_of_time = True
                     self.stop_search()
 
         return Collector(*args, **kwargs)
@@ -278,7 +308,14 @@ class CpsatBackend:
             return "ortools (version unknown)"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        # Import first, then start the clock: the import is no search, cannot be interrupted, and was
+        # 8-14 s here on a loaded machine (pandas); counting it made a 30 s budget run out before the
+        # first solve. It is reported on its own (0 once ortools is loaded).
+        before_import = time.monotonic()
+        _cp_model()
         start = time.monotonic()
+        import_seconds = start - before_import
+        deadline = options.deadline(start)
         extra = options.extra or {}
         uniqueness = extra.get("uniqueness", self.uniqueness)
         if uniqueness not in UNIQUENESS_MODES:
@@ -287,13 +324,13 @@ class CpsatBackend:
         limit = options.max_solutions
         if limit is not None:
             limit = max(1, limit)
-        built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains))
         stats: dict[str, Any] = {
             "uniqueness": uniqueness,
             "cell_model": cell_model if not puzzle.palette.is_black_and_white else "bool",
             "workers": options.workers if options.workers is not None else DEFAULT_WORKERS,
-            "build_seconds": round(built.build_seconds, 4),
-            "fixed_cells": sum(1 for row in built.cells for x in row if isinstance(x, int)),
+            "import_seconds": round(import_seconds, 4),
+            "build_seconds": 0.0,
+            "fixed_cells": 0,
             "solves": 0,
             "conflicts": 0,
             "branches": 0,
@@ -301,17 +338,28 @@ class CpsatBackend:
             "deterministic_time": 0.0,  # CP-SAT's work measure: unlike wall time, not inflated by a busy machine
             "repeated_solutions": 0,
         }
-        if built.empty:
-            solutions: list[Grid] = []
-            exhausted, timed_out = True, False
-        elif all(isinstance(x, int) for row in built.cells for x in row):
-            # Every cell fixed before search and every line checked against its automaton: that grid is
-            # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
-            solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
-        elif uniqueness == "enumerate":
-            solutions, exhausted, timed_out = self._enumerate(built, options, limit, start, stats)
+        solutions: list[Grid] = []
+        built: NonogramModel | None
+        try:
+            built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains), deadline)
+        except OutOfTime:  # the budget ran out before the model was complete: no search at all
+            built = None
+        if built is None:
+            exhausted, timed_out = False, True
+            stats["build_seconds"] = round(time.monotonic() - start, 4)
         else:
-            solutions, exhausted, timed_out = self._block(built, options, limit, start, stats)
+            stats["build_seconds"] = round(built.build_seconds, 4)
+            stats["fixed_cells"] = sum(1 for row in built.cells for x in row if isinstance(x, int))
+            if built.empty:
+                exhausted, timed_out = True, False
+            elif all(isinstance(x, int) for row in built.cells for x in row):
+                # Every cell fixed before search and every line checked against its automaton: that grid is
+                # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
+                solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
+            elif uniqueness == "enumerate":
+                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats)
+            else:
+                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats)
         stats["wall_time"] = round(stats["wall_time"], 4)
         stats["deterministic_time"] = round(stats["deterministic_time"], 4)
         status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
@@ -350,10 +398,10 @@ class CpsatBackend:
         stats["wall_time"] += solver.wall_time
         stats["deterministic_time"] += solver.deterministic_time
 
-    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, start: float, stats):
-        """Solve, forbid what was found, solve again: until the limit or INFEASIBLE."""
+    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats):
+        """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
+        is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
         cp = _cp_model()
-        deadline = options.deadline(start)
         solutions: list[Grid] = []
         seen: set[Grid] = set()
         while limit is None or len(solutions) < limit:
@@ -379,10 +427,9 @@ class CpsatBackend:
                 return solutions, True, False  # every cell is fixed: nothing else can exist
         return solutions, False, False
 
-    def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, start: float, stats):
+    def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats):
         """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
         cp = _cp_model()
-        deadline = options.deadline(start)
         if deadline is not None and time.monotonic() >= deadline:
             return [], False, True
         solver = self._solver(options, deadline)
@@ -391,12 +438,14 @@ class CpsatBackend:
         solver.parameters.num_workers = 1
         stats["workers"] = 1
         solver.parameters.enumerate_all_solutions = True
-        collector = _Collector(built.cells, limit, options.progress)
+        collector = _Collector(built.cells, limit, options.progress, deadline)
         code = solver.solve(built.model, collector)
         self._account(solver, stats)
         stats["repeated_solutions"] = collector.repeats
         if code == cp.MODEL_INVALID:
             raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
+        if collector.out_of_time:
+            return collector.found, False, True
         if collector.stopped:
             return collector.found, False, False
         if code in (cp.OPTIMAL, cp.INFEASIBLE):
