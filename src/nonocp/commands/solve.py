@@ -4,6 +4,10 @@ Output formats (`--format`): `text` (the grid with its clues; in colour on a ter
 object per puzzle per line, the contract in DESIGN.md), `non` (the puzzle with the solution as its
 `goal`), `svg` and `png` (pictures). Exit code: 0 when every puzzle got a solution, 1 when some
 puzzle has none (proven), 3 when the time ran out on some puzzle (this wins over 1), 2 on bad input.
+
+`--backbone` also finds which cells are the same in every solution (nonocp.backbone): text and pictures
+show those cells and mark the others `?`; JSON gets a `"backbone"` object beside the usual fields. A
+backbone not decided in time counts as a timeout (exit 3).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import dataclasses
 import json
 import os
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -32,6 +36,9 @@ from nonocp.commands._common import (
 )
 from nonocp.puzzle import Puzzle
 from nonocp.result import SolveResult, Status
+
+if TYPE_CHECKING:
+    from nonocp.backbone import Backbone
 
 FORMATS = ("text", "json", "non", "svg", "png")
 PICTURES = ("svg", "png")
@@ -86,10 +93,16 @@ def summary(puzzle: Puzzle, result: SolveResult, index: int, count: int) -> str:
     return f"{where}{name} ({size}): {verdict} [{result.backend}, {result.seconds:.3f} s]"
 
 
-def text_report(puzzle: Puzzle, result: SolveResult, index: int, count: int) -> str:
+def text_report(puzzle: Puzzle, result: SolveResult, index: int, count: int, bb: Backbone | None = None) -> str:
     from nonocp.render import render_text
 
     parts = [summary(puzzle, result, index, count) + "\n"]
+    if bb is not None:
+        parts.append(backbone_summary(bb) + "\n")
+        grid, marked = backbone_view(bb)
+        if grid is not None:
+            parts.append(render_text(puzzle, grid, marked))
+        return "".join(parts)
     for k, grid in enumerate(result.solutions, 1):
         if len(result.solutions) > 1:
             parts.append(f"solution {k}:\n")
@@ -97,10 +110,18 @@ def text_report(puzzle: Puzzle, result: SolveResult, index: int, count: int) -> 
     return "".join(parts)
 
 
-def print_rich_report(console, puzzle: Puzzle, result: SolveResult, index: int, count: int) -> None:
+def print_rich_report(
+    console, puzzle: Puzzle, result: SolveResult, index: int, count: int, bb: Backbone | None = None
+) -> None:
     from nonocp.render import render_rich
 
     console.print(summary(puzzle, result, index, count), markup=False)
+    if bb is not None:
+        console.print(backbone_summary(bb), markup=False)
+        grid, marked = backbone_view(bb)
+        if grid is not None:
+            console.print(render_rich(puzzle, grid, marked), end="")
+        return
     for k, grid in enumerate(result.solutions, 1):
         if len(result.solutions) > 1:
             console.print(f"solution {k}:", markup=False)
@@ -114,11 +135,69 @@ def with_solution(puzzle: Puzzle, result: SolveResult) -> Puzzle:
     return dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, goal=result.solutions[0]))
 
 
-def picture(puzzle: Puzzle, result: SolveResult, fmt: str) -> str | bytes:
+def picture(puzzle: Puzzle, result: SolveResult, fmt: str, bb: Backbone | None = None) -> str | bytes:
     from nonocp.render import render_png, render_svg
 
     render = render_svg if fmt == "svg" else render_png
+    if bb is not None:
+        return render(puzzle, *backbone_view(bb))
     return render(puzzle, result.solution)
+
+
+# --- --backbone -------------------------------------------------------------------------------------
+
+
+def backbone_of(puzzle: Puzzle, backend: str, result: SolveResult, timeout: float | None, seed: int | None) -> Backbone:
+    """The puzzle's backbone by the same engine, within what is left of the puzzle's time limit.
+
+    A search that was exhausted has listed every solution already (unique, none, or `--all`): their union
+    is the exact backbone and no query is needed. Otherwise nonocp.backbone asks the engine cell by cell.
+    `--timeout` is per puzzle, so the backbone gets what the plain solve left of it.
+    """
+    from nonocp.backbone import backbone_from_solutions, find_backbone
+
+    if result.exhausted:
+        return backbone_from_solutions(puzzle, result.solutions, str(result.status))
+    left = None if timeout is None else max(0.0, timeout - result.seconds)
+    return find_backbone(puzzle, backend, time_limit=left, seed=seed)
+
+
+def backbone_status(result: SolveResult, bb: Backbone) -> Status:
+    """The verdict the exit code is made of: an undecided backbone is a timeout, no solution is `none`."""
+    if not bb.exact:
+        return Status.TIMEOUT
+    if bb.status == Status.NONE.value:
+        return Status.NONE
+    return result.status
+
+
+def undecided_cells(bb: Backbone) -> list[tuple[int, int]]:
+    """Cells with a colour neither proven possible nor impossible (the time ran out): not known to be fixed."""
+    return [(r, c) for r, c in bb.cells() if bb.open_[r * bb.width + c] and not bb.is_ambiguous(r, c)]
+
+
+def backbone_view(bb: Backbone):
+    """(grid, marked) for the renderers: fixed cells in their colour, `?` on cells that differ between
+    solutions and on cells not decided in time. (None, None) when there is no solution: nothing to show."""
+    if bb.status == Status.NONE.value:
+        return None, None
+    return bb.display_grid(), [*bb.ambiguous, *undecided_cells(bb)]
+
+
+def backbone_summary(bb: Backbone) -> str:
+    """One line: how many cells are fixed, how many differ, whether the answer is complete."""
+    if bb.status == Status.NONE.value:
+        return "backbone: no solution, so no cell has a colour"
+    cells = bb.width * bb.height
+    if bb.exact and not bb.ambiguous:
+        line = f"backbone: every cell fixed ({cells} cells)"
+    else:
+        line = f"backbone: {len(bb.fixed)} of {cells} cells fixed, {len(bb.ambiguous)} differ between solutions (?)"
+    if not bb.exact:
+        line += f"; inexact, the time ran out ({len(undecided_cells(bb))} more cells undecided, also ?)"
+    if bb.queries:  # 0 when the solve's own exhaustive search already listed every solution
+        line += f" [{bb.queries} queries, {bb.seconds:.3f} s]"
+    return line
 
 
 def numbered(path: str, index: int) -> str:
@@ -145,6 +224,10 @@ ProofOpt = Annotated[
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text, json, non, svg or png.")]
 OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
 FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
+BackboneOpt = Annotated[
+    bool,
+    typer.Option("--backbone", help="Also show which cells are the same in every solution; mark the others ?."),
+]
 
 
 def solve_command(
@@ -159,6 +242,7 @@ def solve_command(
     fmt: FormatOpt = "text",
     output: OutputOpt = None,
     from_fmt: FromOpt = None,
+    backbone: BackboneOpt = False,
 ) -> None:
     """Solve every puzzle in PUZZLE; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
     from nonocp.backends import get_backend
@@ -174,6 +258,8 @@ def solve_command(
         fail(f"--timeout: {timeout:g} must be more than 0 seconds")
     if workers is not None and workers < 1:
         fail(f"--workers: {workers} must be at least 1")
+    if backbone and fmt == "non":
+        fail("--backbone: not available with --format non (use text, json, svg or png)")
     limit = None if all_solutions else (max_solutions or 2)
     extra: dict[str, Any] = {}
     if proof is not None:
@@ -197,18 +283,22 @@ def solve_command(
         solved: list[Puzzle] = []
         for i, p in enumerate(puzzles, 1):
             result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
-            statuses.append(result.status)
+            bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
+            statuses.append(result.status if bb is None else backbone_status(result, bb))
             if fmt == "json":
-                emit(json.dumps(result_json(p, result), default=str, ensure_ascii=False) + "\n", output, collected)
+                doc = result_json(p, result)
+                if bb is not None:
+                    doc["backbone"] = bb.to_json(p)
+                emit(json.dumps(doc, default=str, ensure_ascii=False) + "\n", output, collected)
             elif fmt == "text":
                 if console is not None:
-                    print_rich_report(console, p, result, i, len(puzzles))
+                    print_rich_report(console, p, result, i, len(puzzles), bb)
                 else:
-                    emit(text_report(p, result, i, len(puzzles)), output, collected)
+                    emit(text_report(p, result, i, len(puzzles), bb), output, collected)
             elif fmt == "non":
                 solved.append(with_solution(p, result))
             else:
-                data = picture(p, result, fmt)
+                data = picture(p, result, fmt, bb)
                 if output is None:
                     typer.echo(data, nl=False)  # bytes go to the binary stream
                 else:
@@ -234,4 +324,3 @@ def emit(text: str, output: str | None, collected: list[str]) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command("solve")(solve_command)
-
