@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import corpus_path
+from conftest import corpus_path, examples
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.puzzle import Block, Puzzle
 from nonocp.result import Status
@@ -20,7 +20,7 @@ def B(*lengths: int):
 
 
 @pytest.mark.parametrize("probe", [False, True])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)))
 def test_random_small_puzzles_match_brute_force(probe, data):
     puzzle, _ = data
@@ -30,7 +30,8 @@ def test_random_small_puzzles_match_brute_force(probe, data):
     assert len(result.solutions) == len(expected) and set(result.solutions) == expected
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(15), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=grids(12, 12, 3, density=0.6))
 def test_larger_grids_have_their_source_among_solutions(data):
     puzzle = puzzle_from_grid(data, palette_of(3))

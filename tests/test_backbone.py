@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from conftest import examples
 from engines import ENGINES
 from nonocp.backbone import (
     Backbone,
@@ -125,7 +126,7 @@ def test_timed_out_queries_leave_cells_open():
         assert reference(PARTLY).colours(r, c) == (k,)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
 def test_matches_brute_force_on_random_tiny_puzzles(data):
     puzzle, _ = data
@@ -148,7 +149,7 @@ def test_real_engines_on_hand_made(name, puzzle):
 
 
 @pytest.mark.parametrize("name", ENGINES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)))
 def test_real_engines_match_brute_force(name, data):
     puzzle, _ = data
@@ -169,7 +170,7 @@ def _native_or_skip():
         pytest.skip(f"native engine not available: {e}")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
 def test_native_all_remaining_cells_matches_brute_force(data):
     """The second, independent method: the native engine's exhaustive all-remaining-cells step."""
@@ -182,7 +183,7 @@ def test_native_all_remaining_cells_matches_brute_force(data):
     assert compare_backbones(found, expected) == []
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
 def test_native_upper_bound_is_sound(data):
     _native_or_skip()

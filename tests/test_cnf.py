@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from conftest import examples
 from nonocp.encode.cnf import ENCODINGS, TRUE, encode_puzzle
 from nonocp.encode.cnf_blocks import start_ranges
 from nonocp.grid import Domains, Grid
@@ -54,7 +55,7 @@ def models_as_grids(text: str, width: int, height: int) -> set[Grid]:
     return out
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
 def test_written_cnf_has_exactly_the_puzzle_solutions(data):
     from nonocp.formats.cnf import puzzle_to_dimacs

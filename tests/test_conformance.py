@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from engines import ENGINES
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.errors import BackendUnavailable
@@ -91,7 +92,7 @@ def test_hand_made_counts(name, case):
 
 
 @pytest.mark.parametrize("name", ENGINES)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)))
 def test_random_small_puzzles_match_brute_force(name, data):
     puzzle, grid = data
@@ -104,7 +105,7 @@ def test_random_small_puzzles_match_brute_force(name, data):
 
 
 @pytest.mark.parametrize("name", ENGINES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)), row=st.integers(0, 3), delta=st.sampled_from([1, -1])
 )
@@ -133,7 +134,8 @@ def test_perturbed_clues_match_brute_force(name, data, row, delta):
 
 
 @pytest.mark.parametrize("name", ENGINES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(25), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(ncolors=st.sampled_from([2, 3, 5]), data=st.data())
 def test_random_larger_grids_have_their_source_among_solutions(name, ncolors, data):
     grid = data.draw(grids(14, 14, ncolors, density=data.draw(st.sampled_from([0.5, 0.7]))))
@@ -165,7 +167,7 @@ def test_oracle_finds_known_grid():
 
 
 @pytest.mark.parametrize("name", ENGINES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)),
     picks=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 7)), max_size=3),

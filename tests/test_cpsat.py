@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_path
+from conftest import corpus_path, examples
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.encode.automaton import clue_automaton
 from nonocp.errors import BackendUnavailable, NonocpError
@@ -63,7 +63,7 @@ def test_unknown_variant_is_an_error():
 # --- the per-line domain cuts -------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     lengths=st.lists(st.integers(1, 3), max_size=3),
     colors=st.lists(st.integers(1, 2), min_size=3, max_size=3),
@@ -145,7 +145,7 @@ def test_limit_five_of_many(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(3, 4)))
 def test_colour_puzzles_match_brute_force(variant, data):
     puzzle, grid = data

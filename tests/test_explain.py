@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
-from conftest import PUZZLES, corpus_path
+from conftest import PUZZLES, corpus_path, examples
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.backends.native.line import solve_line
 from nonocp.cli import app
@@ -248,7 +248,7 @@ def test_every_kind_of_step_is_seen_and_checked():
     assert expected <= seen, f"never seen: {expected - seen}"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles_with_grid(max_size=5))
 def test_random_puzzles(case):
     puzzle, grid = case

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS
+from conftest import CORPUS, examples
 from nonocp.errors import NonocpError, ParseError
 from nonocp.formats import FORMATS, loads, sniff
 from nonocp.formats._common import decode
@@ -84,7 +84,7 @@ def read_bytes_as(data: bytes, fmt: str, name: str) -> None:
         loads(text, guessed, name)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_files_raise_only_nonocp_errors(case):
     data, fmt, name = case
@@ -96,7 +96,7 @@ def test_mutated_files_raise_only_nonocp_errors(case):
         pass
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=300), st.sampled_from(sorted(n for n, f in FORMATS.items() if f.reader)))
 def test_random_bytes_raise_only_nonocp_errors(data, fmt):
     try:
@@ -105,7 +105,7 @@ def test_random_bytes_raise_only_nonocp_errors(data, fmt):
         pass
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=200))
 def test_pbm_garbage_raises_only_nonocp_errors(body):
     for head in (b"P4\n3 2\n", b"P1\n3 2\n", b"P4\n", b"P1 99999999 2\n", b"P4 #c\n2"):

@@ -14,6 +14,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from nonocp.backends.native.line import solve_line
 from nonocp.puzzle import Block, Clue, line_clue
 from oracle import line_solutions
@@ -133,7 +134,7 @@ def oracle_lines(clue: Clue, n: int, ncol: int):
     return placements(clue, n)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(case=clue_and_partial_line())
 def test_matches_brute_force_up_to_length_10(case):
     clue, cellmasks, ncol = case

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_path
+from conftest import corpus_path, examples
 from nonocp.backends import SolveOptions
 from nonocp.backends.native import NativeBackend, propagate_and_probe
 from nonocp.backends.native.engine import Engine
@@ -30,7 +30,7 @@ def random_grid(rng: random.Random, w: int, h: int, ncol: int, density: float) -
     return Grid.from_rows(rows)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ncol=st.sampled_from([2, 3, 4]), data=st.data())
 def test_every_solution_up_to_5x5_matches_brute_force(ncol, data):
     grid = data.draw(grids(5 if ncol == 2 else 4, 5 if ncol == 2 else 4, ncol))
@@ -160,7 +160,7 @@ def test_time_limit_gives_timeout():
 
 
 def test_keyboard_interrupt_propagates(monkeypatch):
-    def interrupted(self, st, trace=False):
+    def interrupted(self, *args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Engine, "probe", interrupted)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
-from conftest import PUZZLES, corpus_path
+from conftest import PUZZLES, corpus_path, examples
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.backends.native.engine import Engine
 from nonocp.cli import app
@@ -84,7 +84,7 @@ def test_hand_made(puzzle, count, verdict):
     assert check_rating(puzzle, count).verdict == verdict
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles_with_grid(max_size=5))
 def test_random_puzzles_match_brute_force(case):
     puzzle, _ = case

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image
 from rich.console import Console
 
+from conftest import examples
 from nonocp.grid import Grid
 from nonocp.puzzle import WHITE, Color, Meta, Palette, Puzzle, clues_of
 from nonocp.render import clue_tokens, render_png, render_rich, render_svg, render_text
@@ -40,7 +41,7 @@ def read_text_picture(text: str, width: int):
     return rows, cols, cells
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(puzzles_with_grid(max_size=7, ncolors_choices=(2, 3, 5)))
 def test_text_margins_carry_the_clues_and_cells_the_grid(case):
     puzzle, grid = case
@@ -116,7 +117,7 @@ def svg_cells(svg: str):
     return root, [e for e in root.iter(f"{SVG}rect") if e.get("class") == "cell"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(puzzles_with_grid(max_size=8, ncolors_choices=(2, 4)))
 def test_svg_parses_and_has_one_cell_per_grid_cell_in_its_colour(case):
     puzzle, grid = case
@@ -164,7 +165,7 @@ def test_png_of_a_large_puzzle():
         assert img.size == (pic.width, pic.height)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5))
 def test_every_renderer_takes_an_empty_grid(w, h):
     puzzle = Puzzle(((),) * h, ((),) * w)

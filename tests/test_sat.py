@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_path
+from conftest import corpus_path, examples
 from nonocp.backends import SolveOptions, get_backend
 from nonocp.errors import BackendUnavailable
 from nonocp.puzzle import Block, Puzzle
@@ -50,7 +50,7 @@ def perturbed(puzzle: Puzzle, row: int, delta: int) -> Puzzle:
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)),
     row=st.integers(0, 3),

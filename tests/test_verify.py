@@ -7,6 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from nonocp.grid import Grid
 from nonocp.puzzle import Block, Palette, Puzzle
 from nonocp.verify import runs_of, verify
@@ -78,14 +79,14 @@ def test_empty_lines():
     assert not verify(puzzle, [[1, 1], [0, 0]]).ok
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=puzzles_with_grid(max_size=6, ncolors_choices=(2, 3, 4)))
 def test_source_grid_of_random_puzzle_is_accepted(data):
     puzzle, grid = data
     assert verify(puzzle, grid).ok
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=puzzles_with_grid(max_size=3, ncolors_choices=(2, 3)))
 def test_agrees_with_brute_force_on_every_grid_of_tiny_puzzles(data):
     """Over every possible grid of a tiny puzzle, verify() accepts exactly the brute-force solutions."""
@@ -102,7 +103,7 @@ def test_agrees_with_brute_force_on_every_grid_of_tiny_puzzles(data):
     assert accepted == solutions
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=puzzles_with_grid(max_size=6, ncolors_choices=(2, 3, 4)), pos=st.integers(0, 35), shift=st.integers(1, 3))
 def test_changing_one_cell_breaks_the_solution(data, pos, shift):
     """A single changed cell always changes the runs of its row (and column): never a solution."""
