@@ -96,7 +96,8 @@ def scan() -> dict:
 
 def test_corpus_reads_without_unexpected_exceptions(scan):
     print(
-        f"\ncorpus: {scan['files']} files, {scan['read']} read ({scan['puzzle_files']} puzzle files, {scan['doc_files']} documentation), "
+        f"\ncorpus: {scan['files']} files, {scan['read']} read "
+        f"({scan['puzzle_files']} puzzle files, {scan['doc_files']} documentation), "
         f"{scan['puzzles']} puzzles read, {scan['with_goal']} with a solution, "
         f"{len(scan['rejected'])} puzzle files rejected, {sum(scan['invalid'].values())} puzzles invalid"
     )
