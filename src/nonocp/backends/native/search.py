@@ -24,8 +24,6 @@ from nonocp.backends.native.engine import Engine
 
 State = list[int]
 
-FOCUSED = False
-
 
 def enumerate_solutions(
     engine: Engine,
@@ -40,15 +38,14 @@ def enumerate_solutions(
     Raises engine's Timeout when the deadline passes (`found` keeps what was found so far).
     """
     stats = engine.stats
-    # Each stack entry: (state, depth, lines changed since the parent was probed; None = probe all).
-    stack: list[tuple[State, int, list[int] | None]] = [(root, 0, None)]
+    stack: list[tuple[State, int]] = [(root, 0)]
     last_report = time.monotonic()
     while stack:
-        st, depth, dirty = stack.pop()
+        st, depth = stack.pop()
         stats.nodes += 1
         if depth > stats.max_depth:
             stats.max_depth = depth
-        ok, branch = engine.probe(st, dirty=dirty if FOCUSED else None)
+        ok, branch = engine.probe(st)
         if not ok:
             continue
         if branch is None:
@@ -58,7 +55,7 @@ def enumerate_solutions(
             continue
         _, children = branch
         for _, child in reversed(children):
-            stack.append((child, depth + 1, engine.changed_lines(st, child)))
+            stack.append((child, depth + 1))
         if progress is not None and stats.nodes % 64 == 0:
             now = time.monotonic()
             if now - last_report > 0.5:
