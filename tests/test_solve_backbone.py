@@ -190,6 +190,7 @@ def test_no_solution_exits_1(engine, name):
     assert r.exit_code == 1, r.output
     assert doc["status"] == doc["backbone"]["status"] == "none"
     assert doc["backbone"]["exact"] and doc["backbone"]["ambiguous_cells"] == 0 and doc["backbone"]["fixed_cells"] == 0
+    assert doc["backbone"]["rows"] is None  # no solution, no grid (not a grid of "?")
     text = run("solve", PUZZLES / name, "--backbone", "-b", engine)
     assert text.exit_code == 1 and "no solution" in text.stdout
 

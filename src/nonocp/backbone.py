@@ -116,9 +116,9 @@ class Backbone:
 
     def to_json(self, puzzle: Puzzle) -> dict:
         """For `--format json`: rows in the goal alphabet with `?` for cells that differ between solutions,
-        and for each such cell the symbols it can take."""
+        and for each such cell the symbols it can take. With no solution there is no grid: rows is null."""
         symbols = [c.symbol for c in puzzle.palette.colors]
-        rows = [
+        rows = None if self.status == "none" else [
             "".join(symbols[k] if (k := self.fixed_colour(r, c)) is not None else "?" for c in range(self.width))
             for r in range(self.height)
         ]
