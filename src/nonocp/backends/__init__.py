@@ -21,9 +21,9 @@ BACKENDS: dict[str, str] = {
 
 # The engines that `check` compares by default: the independent ones (not hybrids).
 INDEPENDENT = ("native", "cpsat", "sat")
-# The default engine of `solve` and `bench`: the hybrid. On 22 survey puzzles (Dancer..Flag, 60 s limit,
-# benchmarks/bench_sat.py --backends native,auto,sat, 2026-11-26) it decided all 22 in 65 s wall / 23 CPU s,
-# against sat 99 s / 41 CPU s and native 221 s / 88 CPU s with two timeouts (Forever, 9-Dom).
+# The default engine of `solve` and `bench`: the hybrid. On 23 survey puzzles (Dancer..Lion, 60 s limit,
+# benchmarks/bench_sat.py --backends native,auto,sat, 2026-11-26, one run) it decided all 23 in 79.6 s wall /
+# 30.7 CPU s, against sat 128.5 s / 53.9 CPU s and native 281.9 s / 115.8 CPU s with three timeouts.
 DEFAULT_BACKEND = "auto"
 
 
