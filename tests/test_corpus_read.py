@@ -45,7 +45,7 @@ STRIDE = 1 if FULL_DEPTH else 15
 
 def _scan() -> dict:
     stats: dict = {
-        "files": 0, "doc_files": 0, "puzzle_files": 0, "puzzles": 0, "with_goal": 0, "goal_mismatch": [],
+        "files": 0, "read": 0, "doc_files": 0, "puzzle_files": 0, "puzzles": 0, "with_goal": 0, "goal_mismatch": [],
         "rejected": {}, "invalid": Counter(), "formats": Counter(), "unexpected": [],
     }
     for root, dirs, files in os.walk(CORPUS):
@@ -56,7 +56,7 @@ def _scan() -> dict:
             stats["files"] += 1
             if (stats["files"] - 1) % STRIDE and rel not in EXPECTED_REJECTIONS:
                 continue
-            stats["read"] = stats.get("read", 0) + 1
+            stats["read"] += 1
             doc = is_documentation(path)
             stats["doc_files" if doc else "puzzle_files"] += 1
             try:

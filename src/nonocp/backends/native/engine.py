@@ -338,6 +338,7 @@ class Engine:
                         if agreed:
                             changed = True
                             continue
+                    # (a remembered cell's counts were taken against an earlier, wider state: an estimate)
                     score = self.branch_score(sorted(n for n, _, _ in children))
                     if best_score is None or score > best_score:
                         best_score = score
