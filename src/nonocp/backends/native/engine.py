@@ -58,6 +58,8 @@ class Stats:
     probe_passes: int = 0
     nodes: int = 0
     max_depth: int = 0
+    conflicts: int = 0  # CDCL search only
+    restarts: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -68,6 +70,8 @@ class Stats:
             "probe_passes": self.probe_passes,
             "nodes": self.nodes,
             "max_depth": self.max_depth,
+            "conflicts": self.conflicts,
+            "restarts": self.restarts,
             "seconds": {k: round(v, 6) for k, v in self.seconds.items()},
         }
 

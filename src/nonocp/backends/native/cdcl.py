@@ -1,0 +1,530 @@
+"""Search with learning: conflict-driven clause learning (CDCL) over cells, with the line solver as propagator.
+
+Why: the depth-first search of search.py forgets why a branch failed, so on puzzles such as Forever
+(webpbn 6574) it re-discovers the same dead ends under every later decision and never finishes. Here
+every failure is analysed and turned into a clause (a "nogood") that forbids the cause everywhere else.
+
+The model. One Boolean per (cell, colour): p(v), v = cell * ncol + colour, "the cell is that colour"
+(exactly one colour per cell). The search state is which p(v) are known false: the *removals*, kept on a
+trail in the order they were made, each with its decision level and its reason:
+
+* a decision (reason None): the search removes one colour from one undecided cell;
+* a line step (reason: the line): the exact line solver removed it. Its explanation is every earlier
+  removal in the same line (the line solver's answer depends on nothing else). This is coarse but always
+  correct, and needs no bookkeeping while propagating: it is read off the trail only during analysis;
+* a clause step (reason: the other literals of a clause): all other literals of a learned clause are
+  false, so its last literal p(v) is true and every other colour of that cell is removed.
+
+Learned clauses are disjunctions of positive literals p(v) ("one of these cells has that colour"), the
+negation of a set of removals that together lead to a contradiction. They are found by the usual first-UIP
+analysis, watched with two watched literals, and most are forgotten again when there are many (the ones
+spanning the most decision levels go first). Restarts follow the Luby sequence; decisions take the cell
+with the highest activity (bumped when it takes part in a conflict) and its last colour (phase saving).
+
+Counting solutions: on reaching a solution, the clause "not all of this path's decisions" is added (the
+decisions and sound propagation determine that one solution, so it forbids exactly it) and the search goes
+on. A contradiction at decision level 0 proves that no solution is left: the count is exhausted.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_left
+from collections.abc import Callable
+from typing import Any
+
+from nonocp.backends.native.engine import CACHE_LIMIT, Engine, Timeout
+from nonocp.backends.native.line import solve_line
+
+State = list[int]
+
+_MISSING = object()
+
+
+def _luby(i: int) -> int:
+    """Term i (from 0) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (as MiniSat computes it)."""
+    size, seq = 1, 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return 1 << seq
+
+
+class Cdcl:
+    """One search over the residue of `root` (a propagated state of `engine`)."""
+
+    RESTART_UNIT = 64  # conflicts per Luby unit
+    FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
+    DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
+
+    def __init__(self, engine: Engine, root: State) -> None:
+        self.e = engine
+        H, W, ncol = engine.H, engine.W, engine.ncol
+        self.H, self.W, self.ncol = H, W, ncol
+        ncells = H * W
+        self.ncells = ncells
+        self.st = list(root)
+        # Per variable: still possible? (the same facts as the bitsets, read in O(1)); per cell: colours left.
+        self.alive = bytearray(ncells * ncol)
+        self.cnt = [0] * ncells
+        for r in range(H):
+            for c in range(W):
+                cell = r * W + c
+                for k in range(ncol):
+                    if (root[r * ncol + k] >> c) & 1:
+                        self.alive[cell * ncol + k] = 1
+                        self.cnt[cell] += 1
+        # The trail (removals at decision levels >= 1; the root's removals are level-0 facts, not on it).
+        self.trail: list[int] = []  # variable removed
+        self.tlevel: list[int] = []
+        self.reason: list[Any] = []  # None (decision), int (line), or tuple of variables (clause)
+        self.rlim: list[int] = []  # for a line step: the trail length when the line was solved
+        self.pos = [-1] * (ncells * ncol)  # trail index of a removed variable (-1: level 0 or alive)
+        self.line_trail: list[list[int]] = [[] for _ in range(engine.nlines)]  # trail indices per line
+        self.trail_lim: list[int] = []  # trail length at the start of each level >= 1
+        self.snapshots: list[State] = []  # st at the moment of each decision
+        self.qhead = 0  # next trail entry whose clause watches are still to be visited
+        self.queue: list[int] = []
+        self.inq = bytearray(engine.nlines)
+        self.watches: list[list[list[int]]] = [[] for _ in range(ncells * ncol)]
+        self.learned: list[tuple[int, list[int]]] = []  # (LBD, clause), may be forgotten
+        self.activity = [0.0] * ncells
+        self.inc = 1.0
+        self.phase = [-1] * ncells
+        self.conflicts = 0
+        self.restarts = 0
+        self.max_learned = self.FIRST_REDUCE
+        self.minimize = True  # shrink line explanations (see _shrink)
+        self.explained: dict[Any, list[tuple[int, int]]] = {}
+        self.conflict_line = -1  # the line of the last conflict, -1 when a clause conflicted
+
+    # ----------------------------------------------------------------- trail
+
+    def level(self) -> int:
+        return len(self.trail_lim)
+
+    def _remove(self, v: int, reason: Any, rlim: int, skip_line: int) -> None:
+        """Record the removal of variable v (its colour from its cell) and queue the lines it touches."""
+        ncol, W, H = self.ncol, self.W, self.H
+        cell, k = divmod(v, ncol)
+        r, c = divmod(cell, W)
+        self.alive[v] = 0
+        self.cnt[cell] -= 1
+        st = self.st
+        st[r * ncol + k] &= ~(1 << c)
+        st[(H + c) * ncol + k] &= ~(1 << r)
+        t = len(self.trail)
+        self.trail.append(v)
+        self.tlevel.append(len(self.trail_lim))
+        self.reason.append(reason)
+        self.rlim.append(rlim)
+        self.pos[v] = t
+        lt = self.line_trail
+        lt[r].append(t)
+        lt[H + c].append(t)
+        inq, queue = self.inq, self.queue
+        if r != skip_line and not inq[r]:
+            inq[r] = 1
+            queue.append(r)
+        cl = H + c
+        if cl != skip_line and not inq[cl]:
+            inq[cl] = 1
+            queue.append(cl)
+
+    def _backtrack(self, level: int) -> None:
+        if level >= len(self.trail_lim):
+            return
+        lim = self.trail_lim[level]
+        trail, alive, cnt, pos, ncol, phase = self.trail, self.alive, self.cnt, self.pos, self.ncol, self.phase
+        for t in range(len(trail) - 1, lim - 1, -1):
+            v = trail[t]
+            cell = v // ncol
+            if cnt[cell] == 1:  # the cell was decided: remember its colour for the next decision on it
+                for k in range(ncol):
+                    if alive[cell * ncol + k]:
+                        phase[cell] = k
+            alive[v] = 1
+            cnt[cell] += 1
+            pos[v] = -1
+        del trail[lim:], self.tlevel[lim:], self.reason[lim:], self.rlim[lim:]
+        for lt in self.line_trail:
+            while lt and lt[-1] >= lim:
+                lt.pop()
+        self.st = list(self.snapshots[level])
+        del self.snapshots[level:], self.trail_lim[level:]
+        self.qhead = lim
+        for ln in self.queue:
+            self.inq[ln] = 0
+        self.queue.clear()
+
+    # ----------------------------------------------------------------- propagation
+
+    def _propagate(self) -> list[int] | None:
+        """Clause watches and line solves to a fixpoint. Returns None, or a conflict as trail indices."""
+        e = self.e
+        ncol, H = self.ncol, self.H
+        blocks, length, key, cache = e.blocks, e.length, e.key, e.cache
+        queue, inq = self.queue, self.inq
+        trail = self.trail
+        solves = hits = 0
+        try:
+            while True:
+                while self.qhead < len(trail):
+                    v = trail[self.qhead]
+                    self.qhead += 1
+                    if self.watches[v]:
+                        conflict = self._visit_watches(v)
+                        if conflict is not None:
+                            return conflict
+                if not queue:
+                    return None
+                ln = queue.pop()
+                inq[ln] = 0
+                base = ln * ncol
+                st = self.st
+                if ncol == 2:
+                    old = (st[base], st[base + 1])
+                    k = (key[ln], st[base], st[base + 1])
+                else:
+                    old = tuple(st[base:base + ncol])
+                    k = (key[ln], old)
+                res = cache.get(k, _MISSING)
+                if res is _MISSING:
+                    res = solve_line(blocks[ln], length[ln], old)
+                    cache[k] = res
+                    solves += 1
+                    if not solves & 127 and e.deadline is not None and time.monotonic() > e.deadline:
+                        raise Timeout
+                else:
+                    hits += 1
+                if res is None:
+                    self.conflict_line = ln
+                    return list(self.line_trail[ln])
+                if res == old:
+                    continue
+                lim = len(trail)
+                W = self.W
+                for col in range(ncol):
+                    rem = old[col] ^ res[col]
+                    while rem:
+                        low = rem & -rem
+                        rem ^= low
+                        i = low.bit_length() - 1
+                        cell = ln * W + i if ln < H else i * W + (ln - H)
+                        self._remove(cell * ncol + col, ln, lim, ln)
+        finally:
+            e.stats.line_solves += solves
+            e.stats.cache_hits += hits
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+
+    def _visit_watches(self, v: int) -> list[int] | None:
+        """p(v) just became false: move the watches of the clauses watching it; unit clauses propagate."""
+        alive, cnt, ncol, watches, pos = self.alive, self.cnt, self.ncol, self.watches, self.pos
+        ws = watches[v]
+        watches[v] = keep = []
+        n = len(ws)
+        i = 0
+        while i < n:
+            cl = ws[i]
+            i += 1
+            if not cl:  # forgotten clause: drop the watch
+                continue
+            if cl[0] == v:
+                cl[0], cl[1] = cl[1], v
+            other = cl[0]
+            if alive[other] and cnt[other // ncol] == 1:  # satisfied
+                keep.append(cl)
+                continue
+            for j in range(2, len(cl)):
+                w = cl[j]
+                if alive[w]:
+                    cl[1], cl[j] = w, v
+                    watches[w].append(cl)
+                    break
+            else:
+                keep.append(cl)
+                if not alive[other]:  # every literal false: conflict
+                    keep.extend(ws[i:])
+                    self.conflict_line = -1
+                    return [pos[w] for w in cl]
+                # unit: the cell of `other` takes its colour; the other literals are the reason
+                why = tuple(cl[1:])
+                cell = other // ncol
+                for u in range(cell * ncol, cell * ncol + ncol):
+                    if u != other and alive[u]:
+                        self._remove(u, why, 0, -1)
+        return None
+
+    # ----------------------------------------------------------------- learning
+
+    def _reason_of(self, t: int) -> list[int] | tuple[int, ...]:
+        """Trail indices of the removals that imply trail entry t (which is not a decision)."""
+        why = self.reason[t]
+        if type(why) is int:
+            lt = self.line_trail[why]
+            entries = lt[:bisect_left(lt, self.rlim[t])]
+            if self.minimize:
+                v = self.trail[t]
+                cell, k = divmod(v, self.ncol)
+                r, c = divmod(cell, self.W)
+                entries = self._shrink(why, entries, (c if why < self.H else r), k)
+            return entries
+        pos = self.pos
+        return [pos[w] for w in why]
+
+    # Explanations. The line solver's answer depends only on the line, so "every earlier removal in the
+    # line" always explains a line step; but most of those removals are irrelevant to one cell, and the
+    # learned clause is only as general as its explanations. `_shrink` drops removals while the line
+    # solver still draws the same conclusion (greedy deletion, halves first: O(k log n) line solves for an
+    # explanation of k removals out of n).
+
+    def _implies(self, ln: int, base: list[int], removals: list[tuple[int, int]], i: int, k: int) -> bool:
+        """Do these removals ((colour, cell bit) pairs on top of the level-0 masks `base`) make the line
+        solver remove colour k from cell i of line ln (k < 0: find no placement at all)?"""
+        masks = list(base)
+        for col, bit in removals:
+            masks[col] &= ~bit
+        e = self.e
+        key = (e.key[ln], masks[0], masks[1]) if self.ncol == 2 else (e.key[ln], tuple(masks))
+        res = e.cache.get(key, _MISSING)
+        if res is _MISSING:
+            res = solve_line(e.blocks[ln], e.length[ln], masks)
+            e.cache[key] = res
+            e.stats.line_solves += 1
+        if res is None:
+            return True
+        return k >= 0 and not (res[k] >> i) & 1
+
+    def _shrink(self, ln: int, entries: list[int], i: int, k: int) -> list[int]:
+        """A subset of `entries` (trail indices in line ln) that still implies the step (see _implies).
+
+        Remembered by (line, line state, cell, colour) as the removals it keeps: level-0 facts only grow
+        during a search, so an explanation found over fewer facts stays valid over more.
+        """
+        tlevel = self.tlevel
+        keep = [t for t in entries if tlevel[t] > 0]
+        if len(keep) <= 1:
+            return keep
+        ncol, W, H = self.ncol, self.W, self.H
+        trail = self.trail
+        row = ln < H
+        info: dict[int, tuple[int, int, int]] = {}  # t -> (distance to i, colour, cell bit in the line)
+        b = ln * ncol
+        base = (self.snapshots[0] if self.snapshots else self.st)[b:b + ncol]
+        state = list(base)
+        for t in keep:
+            cell, col = divmod(trail[t], ncol)
+            r, c = divmod(cell, W)
+            at = c if row else r
+            info[t] = (abs(at - i), col, 1 << at)
+            state[col] &= ~(1 << at)
+        memo_key = (self.e.key[ln], tuple(state), i, k)
+        known = self.explained.get(memo_key)
+        if known is not None:
+            by_removal = {info[t][1:]: t for t in keep}
+            return [by_removal[x] for x in known if x in by_removal]
+        keep.sort(key=lambda t: -info[t][0])  # the farthest first: the likeliest to be irrelevant
+        chunk = len(keep) // 2
+        while chunk >= 1:
+            j = 0
+            while j < len(keep):
+                trial = keep[:j] + keep[j + chunk:]
+                if self._implies(ln, base, [info[t][1:] for t in trial], i, k):
+                    keep = trial
+                else:
+                    j += chunk
+            chunk //= 2
+        if len(self.explained) > 200_000:
+            self.explained.clear()
+        self.explained[memo_key] = [info[t][1:] for t in keep]
+        return keep
+
+
+    def _analyze(self, conflict: list[int]) -> tuple[list[int], int, int]:
+        """First-UIP analysis. Returns (learned clause as variables, asserting first; backjump level; LBD)."""
+        trail, tlevel, ncol = self.trail, self.tlevel, self.ncol
+        cur = len(self.trail_lim)
+        seen = set()
+        lower: list[int] = []
+        count = 0
+        activity = self.activity
+        inc = self.inc
+        pending = conflict
+        idx = len(trail) - 1
+        while True:
+            for t in pending:
+                if t < 0 or t in seen:
+                    continue  # t < 0: a level-0 fact
+                seen.add(t)
+                lv = tlevel[t]
+                if lv == 0:
+                    continue
+                activity[trail[t] // ncol] += inc
+                if lv == cur:
+                    count += 1
+                else:
+                    lower.append(t)
+            while idx not in seen:
+                idx -= 1
+            t = idx
+            idx -= 1
+            count -= 1
+            if count == 0:
+                uip = t
+                break
+            pending = self._reason_of(t)
+        lower.sort(key=lambda x: -tlevel[x])
+        clause = [trail[uip]] + [trail[x] for x in lower]
+        back = tlevel[lower[0]] if lower else 0
+        lbd = len({tlevel[x] for x in lower}) + 1
+        self.inc *= self.DECAY
+        if self.inc > 1e100:
+            self.activity = [a * 1e-100 for a in activity]
+            self.inc *= 1e-100
+        return clause, back, lbd
+
+    def _add_clause(self, clause: list[int], lbd: int | None) -> None:
+        """Attach a clause whose literals are all false but clause[0] (after the backjump), and assert it.
+
+        clause[1] must be the literal falsified last (the highest level), as the watch scheme needs.
+        `lbd` None marks a clause that must never be forgotten (a blocked solution)."""
+        if len(clause) >= 2:
+            self.watches[clause[0]].append(clause)
+            self.watches[clause[1]].append(clause)
+            if lbd is not None:
+                self.learned.append((lbd, clause))
+        why = tuple(clause[1:])
+        ncol = self.ncol
+        cell = clause[0] // ncol
+        for u in range(cell * ncol, cell * ncol + ncol):
+            if u != clause[0] and self.alive[u]:
+                self._remove(u, why, 0, -1)
+
+    def _reduce(self) -> None:
+        """Forget the worse half of the learned clauses (most decision levels, then longest), keep LBD <= 2."""
+        self.learned.sort(key=lambda x: (x[0], len(x[1])))
+        keep = len(self.learned) // 2
+        for lbd, cl in self.learned[keep:]:
+            if lbd > 2:
+                cl.clear()  # reasons on the trail are copies, so this never breaks an explanation
+        self.learned = [x for x in self.learned if x[1]]
+        self.max_learned = int(self.max_learned * 1.1) + 100
+
+    # ----------------------------------------------------------------- search
+
+    def _decide(self) -> int | None:
+        """The next decision variable (a colour to remove), or None when every cell is decided."""
+        cnt, act = self.cnt, self.activity
+        best, best_a = -1, -1.0
+        for cell in range(self.ncells):
+            if cnt[cell] > 1 and act[cell] > best_a:
+                best, best_a = cell, act[cell]
+        if best < 0:
+            return None
+        ncol = self.ncol
+        keep = self.phase[best]
+        base = best * ncol
+        if keep < 0 or not self.alive[base + keep]:
+            keep = 0 if self.alive[base] else -1
+        # remove one colour other than the one to keep (in black and white: decide the cell)
+        for k in range(ncol - 1, -1, -1):
+            if k != keep and self.alive[base + k]:
+                return base + k
+        return None  # unreachable: the cell has two colours left
+
+    def run(
+        self,
+        limit: int | None,
+        found: list[State],
+        progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> bool:
+        """Append solutions (solved states) to `found` up to `limit`; True when none is left beyond them."""
+        e = self.e
+        stats = e.stats
+        deadline = e.deadline
+        # The root came propagated, but the lines must be solved once more so every line is at a fixpoint
+        # of this search's own state (cheap: cached).
+        for ln in range(e.nlines):
+            self.inq[ln] = 1
+            self.queue.append(ln)
+        restart_at = self.RESTART_UNIT * _luby(0)
+        since_restart = 0
+        last_report = time.monotonic()
+        while True:
+            conflict = self._propagate()
+            if conflict is not None:
+                self.conflicts += 1
+                if self.minimize and self.conflict_line >= 0:
+                    conflict = self._shrink(self.conflict_line, conflict, -1, -1)
+                since_restart += 1
+                if not self.trail_lim:
+                    return True
+                levels = [self.tlevel[t] for t in conflict if t >= 0]
+                top = max(levels) if levels else 0
+                if top == 0:
+                    return True
+                if top < self.level():
+                    self._backtrack(top)
+                clause, back, lbd = self._analyze(conflict)
+                self._backtrack(back)
+                self._add_clause(clause, lbd)
+                if not self.conflicts & 63:
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise Timeout
+                    if progress is not None and time.monotonic() - last_report > 0.5:
+                        last_report = time.monotonic()
+                        progress({"nodes": stats.nodes, "conflicts": self.conflicts, "solutions": len(found)})
+                if len(self.learned) > self.max_learned:
+                    self._reduce()
+                continue
+            if since_restart >= restart_at and self.trail_lim:
+                self.restarts += 1
+                since_restart = 0
+                restart_at = self.RESTART_UNIT * _luby(self.restarts)
+                self._backtrack(0)
+                continue
+            v = self._decide()
+            if v is None:  # every cell decided and every line at a fixpoint: a solution
+                found.append(list(self.st))
+                if limit is not None and len(found) >= limit:
+                    return False
+                decisions = [self.trail[lim] for lim in self.trail_lim]
+                if not decisions:
+                    return True
+                decisions.reverse()  # the last decision first: it is the one the clause flips
+                self._backtrack(len(decisions) - 1)
+                self._add_clause(decisions, None)
+                continue
+            stats.nodes += 1
+            self.snapshots.append(list(self.st))
+            self.trail_lim.append(len(self.trail))
+            if len(self.trail_lim) > stats.max_depth:
+                stats.max_depth = len(self.trail_lim)
+            self._remove(v, None, 0, -1)
+
+
+def cdcl_enumerate(
+    engine: Engine,
+    root: State,
+    limit: int | None,
+    found: list[State],
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    minimize: bool = True,
+) -> bool:
+    """Like search.enumerate_solutions, by CDCL: solutions of `root` into `found` up to `limit`.
+
+    Returns True when every solution below `root` is in `found`. Raises Timeout at the engine's deadline.
+    `minimize` False keeps whole-line explanations (for measuring what shrinking them buys).
+    """
+    solver = Cdcl(engine, root)
+    solver.minimize = minimize
+    try:
+        return solver.run(limit, found, progress)
+    finally:
+        engine.stats.conflicts = solver.conflicts
+        engine.stats.restarts = solver.restarts
