@@ -1,3 +1,3 @@
 """The engines every conformance test runs against. A new engine joins the suite by one line here."""
 
-ENGINES = ["native", "cpsat", "sat"]
+ENGINES = ["native", "native:dfs", "cpsat", "sat"]  # native = its CDCL search; native:dfs = probing DFS

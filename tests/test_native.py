@@ -9,11 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_path, examples
+from conftest import FULL_DEPTH, corpus_path, examples
 from nonocp.backends import SolveOptions
 from nonocp.backends.native import NativeBackend, propagate_and_probe
+from nonocp.backends.native.cdcl import Cdcl
 from nonocp.backends.native.engine import Engine
 from nonocp.backends.native.search import all_remaining_cells
+from nonocp.errors import BackendUnavailable
 from nonocp.grid import Grid
 from nonocp.puzzle import Block, Puzzle
 from nonocp.result import Status
@@ -21,8 +23,12 @@ from oracle import brute_force
 from strategies import grids, palette_of, puzzle_from_grid
 
 
-def solve(puzzle: Puzzle, limit: int | None = 2, **kw) -> object:
-    return NativeBackend().solve(puzzle, SolveOptions(max_solutions=limit, **kw))
+def solve(puzzle: Puzzle, limit: int | None = 2, search: str = "", **kw) -> object:
+    return NativeBackend(search).solve(puzzle, SolveOptions(max_solutions=limit, **kw))
+
+
+# Both searches: "" is the default (CDCL after root probing), "dfs" the probing depth-first search.
+SEARCHES = ["", "dfs"]
 
 
 def random_grid(rng: random.Random, w: int, h: int, ncol: int, density: float) -> Grid:
@@ -30,40 +36,43 @@ def random_grid(rng: random.Random, w: int, h: int, ncol: int, density: float) -
     return Grid.from_rows(rows)
 
 
+@pytest.mark.parametrize("search", SEARCHES)
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ncol=st.sampled_from([2, 3, 4]), data=st.data())
-def test_every_solution_up_to_5x5_matches_brute_force(ncol, data):
+def test_every_solution_up_to_5x5_matches_brute_force(search, ncol, data):
     grid = data.draw(grids(5 if ncol == 2 else 4, 5 if ncol == 2 else 4, ncol))
     puzzle = puzzle_from_grid(grid, palette_of(ncol))
     expected = set(brute_force(puzzle))
-    result = solve(puzzle, None)
+    result = solve(puzzle, None, search)
     assert result.exhausted
     assert len(result.solutions) == len(set(result.solutions)) == len(expected)
     assert set(result.solutions) == expected
 
 
-def test_counts_zero_and_many():
+@pytest.mark.parametrize("search", SEARCHES)
+def test_counts_zero_and_many(search):
     # no solution although every total agrees
     none = Puzzle(((Block(2),), (Block(1),), ()), ((Block(1), Block(1)), (Block(1),), ()))
-    r = solve(none, None)
+    r = solve(none, None, search)
     assert r.status is Status.NONE and r.exhausted and not r.solutions
     # 5x5 permutation matrices: 120 solutions, all of them, then a limit of 7
     perm = Puzzle(((Block(1),),) * 5, ((Block(1),),) * 5)
-    r = solve(perm, None)
+    r = solve(perm, None, search)
     assert r.exhausted and len(set(r.solutions)) == 120
-    r = solve(perm, 7)
+    r = solve(perm, 7, search)
     assert r.status is Status.MULTIPLE and len(set(r.solutions)) == 7 and not r.exhausted
     assert all(perm.is_solution(g) for g in r.solutions)
 
 
+@pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("ncol", [2, 3, 5])
-def test_source_grid_among_solutions_up_to_30x30(ncol):
+def test_source_grid_among_solutions_up_to_30x30(search, ncol):
     rng = random.Random(1000 + ncol)
     for size in (10, 20, 30):
         for density in (0.6, 0.75):
             grid = random_grid(rng, size, size - 3, ncol, density)
             puzzle = puzzle_from_grid(grid, palette_of(ncol))
-            r = solve(puzzle, None if size == 10 and density > 0.7 else 2)
+            r = solve(puzzle, None if size == 10 and density > 0.7 else 2, search)
             assert all(puzzle.is_solution(g) for g in r.solutions)
             if r.exhausted and len(r.solutions) < 50:
                 assert grid in r.solutions
@@ -88,11 +97,12 @@ def test_max_solutions_one_says_solved_or_unique():
     assert r.status is Status.SOLVED and len(r.solutions) == 1 and perm.is_solution(r.solutions[0])
 
 
-def test_fixed_cells():
+@pytest.mark.parametrize("search", SEARCHES)
+def test_fixed_cells(search):
     perm = Puzzle(((Block(1),),) * 3, ((Block(1),),) * 3)
-    r = NativeBackend().solve(perm, SolveOptions(max_solutions=None, fixed={(0, 0): 2, (1, 1): 2}))
+    r = NativeBackend(search).solve(perm, SolveOptions(max_solutions=None, fixed={(0, 0): 2, (1, 1): 2}))
     assert r.status is Status.UNIQUE and r.solutions[0].cells == ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-    r = NativeBackend().solve(perm, SolveOptions(max_solutions=None, fixed={(0, 0): 0}))
+    r = NativeBackend(search).solve(perm, SolveOptions(max_solutions=None, fixed={(0, 0): 0}))
     assert r.status is Status.NONE
 
 
@@ -159,14 +169,76 @@ def test_time_limit_gives_timeout():
     assert r.status is Status.TIMEOUT and not r.exhausted
 
 
-def test_keyboard_interrupt_propagates(monkeypatch):
+@pytest.mark.parametrize("search,where", [("", "cdcl"), ("dfs", "probe")])
+def test_keyboard_interrupt_propagates(monkeypatch, search, where):
     def interrupted(self, *args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(Engine, "probe", interrupted)
+    if where == "cdcl":
+        monkeypatch.setattr(Cdcl, "_propagate", interrupted)
+    else:
+        monkeypatch.setattr(Engine, "probe", interrupted)
     perm = Puzzle(((Block(1),),) * 3, ((Block(1),),) * 3)
     with pytest.raises(KeyboardInterrupt):
-        solve(perm)
+        solve(perm, search=search, extra={"probe": False})
+
+
+def test_unknown_search_is_refused():
+    with pytest.raises(BackendUnavailable):
+        NativeBackend("bfs")
+
+
+# ----------------------------------------------------------------- the CDCL search
+
+def _learning_puzzles(count: int):
+    """Random 10x10 to 14x14 black-and-white grids at half density: many have several solutions and need
+    real search (conflicts, learned clauses, backjumps), unlike denser grids that line logic solves."""
+    rng = random.Random(7)
+    for _ in range(count):
+        size = rng.randint(10, 14)
+        grid = random_grid(rng, size, size, 2, 0.5)
+        yield grid, puzzle_from_grid(grid, palette_of(2))
+
+
+def test_cdcl_agrees_with_the_probing_search_on_random_grids():
+    conflicts = 0
+    for grid, puzzle in _learning_puzzles(12 if not FULL_DEPTH else 60):
+        a = solve(puzzle, 12, "", extra={"probe": False})
+        b = solve(puzzle, 12, "dfs")
+        conflicts += a.stats["conflicts"]
+        assert all(puzzle.is_solution(g) for g in a.solutions)
+        assert len(set(a.solutions)) == len(a.solutions)
+        assert (a.status, a.exhausted, len(a.solutions)) == (b.status, b.exhausted, len(b.solutions))
+        if a.exhausted:  # every solution found by both: the same set
+            assert set(a.solutions) == set(b.solutions) and grid in a.solutions
+    assert conflicts > 0  # the learning machinery was exercised, not only propagation
+
+
+def test_cdcl_without_shrinking_explanations_agrees():
+    for _, puzzle in _learning_puzzles(6):
+        a = solve(puzzle, None, "", extra={"probe": False})
+        b = solve(puzzle, None, "", extra={"probe": False, "minimize": False})
+        assert a.exhausted and b.exhausted and set(a.solutions) == set(b.solutions)
+
+
+def test_cdcl_learns_on_a_survey_puzzle_that_line_logic_cannot_solve():
+    """Edge (webpbn #23) is not line-solvable; without probing the CDCL search must conflict and learn."""
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-00023-Test Pattern.txt")))[0]
+    r = solve(puzzle, 2, "", extra={"probe": False})
+    assert r.status is Status.UNIQUE and r.solutions == (puzzle.meta.goal,)
+    assert r.stats["conflicts"] > 0 and r.stats["nodes"] > 0
+
+
+@pytest.mark.slow
+def test_cdcl_solves_forever():
+    """Forever (webpbn #6574): the probing DFS never finished it; CDCL proves it unique in seconds."""
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-06574-Lasts Forever.txt")))[0]
+    r = solve(puzzle, 2)
+    assert r.status is Status.UNIQUE and r.solutions == (puzzle.meta.goal,)
 
 
 # ----------------------------------------------------------------- the survey corpus

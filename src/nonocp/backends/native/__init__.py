@@ -1,4 +1,4 @@
-"""The native engine: exact bitset line solver, propagation, probing, search with counting.
+"""The native engine: exact bitset line solver, propagation, probing, search with learning and counting.
 
 Public entry points:
 
@@ -12,8 +12,9 @@ Public entry points:
   `fixed` ({(row, col): allowed colour mask}, as `SolveOptions.fixed`) restricts cells first.
   Pass a list as `trace` to receive `TraceStep`s (engine.py) that replay the deductions in order.
 
-Modules: line.py (the line solver), engine.py (state, propagation, probing, trace), search.py
-(the all-remaining-cells step / branching / counting), backend.py (the Backend).
+Modules: line.py (the line solver), engine.py (state, propagation, probing, trace), cdcl.py (the default
+search: conflict-driven clause learning over cells, counting), search.py (the probing depth-first
+search, `native:dfs`, and the all-remaining-cells step), backend.py (the Backend).
 """
 
 from __future__ import annotations

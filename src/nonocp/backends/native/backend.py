@@ -102,7 +102,7 @@ class NativeBackend:
             status=status_of(len(grids), exhausted, limit, timed_out),
             solutions=grids,
             exhausted=exhausted,
-            backend=self.name,
+            backend=f"{self.name}:{self.variant}" if self.variant else self.name,
             seconds=elapsed,
             stats=stats.as_dict(),
         )

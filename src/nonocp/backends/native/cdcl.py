@@ -21,6 +21,10 @@ analysis, watched with two watched literals, and most are forgotten again when t
 spanning the most decision levels go first). Restarts follow the Luby sequence; decisions take the cell
 with the highest activity (bumped when it takes part in a conflict) and its last colour (phase saving).
 
+This is the engine's all-remaining-cells step: when line logic and root probing stall, it considers every
+remaining unknown cell together and is exhaustive over them (nothing is pruned except by sound
+propagation and by clauses implied by the clues), so every solution of the residue is reached or refuted.
+
 Counting solutions: on reaching a solution, the clause "not all of this path's decisions" is added (the
 decisions and sound propagation determine that one solution, so it forbids exactly it) and the search goes
 on. A contradiction at decision level 0 proves that no solution is left: the count is exhausted.
@@ -328,6 +332,21 @@ class Cdcl:
         if known is not None:
             by_removal = {info[t][1:]: t for t in keep}
             return [by_removal[x] for x in known if x in by_removal]
+        if i >= 0 and len(keep) > 4:
+            # First the smallest window around the cell (doubling its radius) whose removals suffice: the
+            # cause of a deduction is usually near the cell, and the window is much cheaper to shrink.
+            keep.sort(key=lambda t: info[t][0])
+            radius = 1
+            while True:
+                n = 0
+                while n < len(keep) and info[keep[n]][0] <= radius:
+                    n += 1
+                if n == len(keep):
+                    break
+                if n and self._implies(ln, base, [info[t][1:] for t in keep[:n]], i, k):
+                    keep = keep[:n]
+                    break
+                radius *= 2
         keep.sort(key=lambda t: -info[t][0])  # the farthest first: the likeliest to be irrelevant
         chunk = len(keep) // 2
         while chunk >= 1:

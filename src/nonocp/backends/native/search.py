@@ -12,6 +12,10 @@ Every complete solution of the residue is reached, which is what makes the engin
 
 This step runs only after `Engine.probe` has stalled (at the root and at every search node), so on
 line-solvable puzzles it never runs, and on most others it runs on a small residue.
+
+The default native search is now cdcl.py (it learns from conflicts, which this search cannot); this one is
+`--backend native:dfs`, the exhaustive step behind `all_remaining_cells` (backbones) and `explain`'s
+guessing, and a second native opinion in the conformance tests.
 """
 
 from __future__ import annotations
