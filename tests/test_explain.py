@@ -176,7 +176,9 @@ def grid_of(puzzle: Puzzle, masks: dict) -> Grid | None:
 
 
 def native_first(puzzle: Puzzle):
-    return get_backend("native").solve(puzzle, SolveOptions(max_solutions=2))
+    # explain mirrors the probing depth-first search (native:dfs), so its replay ends on that search's first
+    # solution (the default CDCL search may find another first on puzzles with several)
+    return get_backend("native:dfs").solve(puzzle, SolveOptions(max_solutions=2))
 
 
 def check_puzzle(puzzle: Puzzle, brute: bool = False) -> dict:

@@ -4,7 +4,9 @@
 those stall) with its trace switched on, and turns every recorded deduction into a `Step`: which line or
 cell, which technique, which candidate colours it removed, which cells it decided. Applying the steps'
 `changes` in order to an empty grid (every colour possible everywhere) replays the solving and ends on
-the engine's first solution (or on the contradiction that proves there is none).
+the first solution of the engine's probing depth-first search, `native:dfs` (or on the contradiction that
+proves there is none). It follows that search, not the default CDCL one, because every step of the DFS is
+a probe or a guess a person can check, while a learned clause is not.
 
 Techniques (`Step.kind` / `Step.technique`):
 
