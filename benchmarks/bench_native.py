@@ -3,14 +3,14 @@
     python benchmarks/bench_native.py                     # survey (free + restricted), 3 runs each
     python benchmarks/bench_native.py --tournament 1000   # + the first N puzzles of a tournament set
     python benchmarks/bench_native.py --only Forever,9-Dom --runs 5 --timeout 60
+    python benchmarks/bench_native.py --searches cdcl,dfs        # both searches, side by side per puzzle
 
 Reads the corpus by path (../shared/corpus beside the project; never copied). Each puzzle is solved
 `--runs` times with max_solutions=2 (so every verdict says unique / multiple / none); the table gives
 the median and the minimum wall time and the median CPU time (time.process_time) per puzzle, the
 verdict, whether the `goal` is among the solutions, and the search counters. On a shared machine the
 minimum is the closest to the unloaded cost, and CPU time is less noisy than wall time; say which
-you quote. Peak memory is the process's peak RSS (resource.getrusage) at the end, plus tracemalloc's
-peak of Python allocations during the tournament batch.
+you quote. Peak memory is the process's peak RSS (resource.getrusage) at the end.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import resource
 import statistics
 import sys
 import time
-import tracemalloc
 
 from nonocp.backends import SolveOptions
 from nonocp.backends.native import NativeBackend
@@ -60,46 +59,55 @@ def survey_files() -> list[tuple[str, str]]:
     return sorted(out, key=lambda t: rank.get(t[0], len(rank)))
 
 
-def run_one(puzzle, timeout: float | None):
+def run_one(puzzle, timeout: float | None, search: str = ""):
     t, c = time.perf_counter(), time.process_time()
-    r = NativeBackend().solve(puzzle, SolveOptions(max_solutions=2, time_limit=timeout))
+    backend = NativeBackend("" if search == "cdcl" else search)
+    r = backend.solve(puzzle, SolveOptions(max_solutions=2, time_limit=timeout))
     return r, time.perf_counter() - t, time.process_time() - c
 
 
-def bench_survey(runs: int, timeout: float | None, only: set[str] | None) -> None:
-    print(f"{'puzzle':10} {'size':>7} {'verdict':9} {'goal':5} {'wall med':>9} {'wall min':>9} {'cpu med':>9} "
-          f"{'nodes':>6} {'probes':>7} {'lines':>7} {'hits':>8} {'depth':>5}")
+def bench_survey(runs: int, timeout: float | None, only: set[str] | None, searches: list[str]) -> None:
+    print(f"{'puzzle':10} {'search':6} {'size':>7} {'verdict':9} {'goal':5} {'wall med':>9} {'wall min':>9} "
+          f"{'cpu med':>9} "
+          f"{'nodes':>6} {'confl':>6} {'probes':>7} {'lines':>7} {'hits':>8} {'depth':>5}")
     for name, path in survey_files():
         if only and name not in only:
             continue
         puzzle = load(path)[0]
-        walls, cpus = [], []
-        r = None
-        for _ in range(runs):
-            r, wall, cpu = run_one(puzzle, timeout)
-            walls.append(wall)
-            cpus.append(cpu)
-            if r.status.value == "timeout":
-                break  # one timeout is enough to know
-        assert r is not None
-        ok = all(puzzle.is_solution(g) for g in r.solutions)
-        goal = "-" if puzzle.meta.goal is None else ("yes" if puzzle.meta.goal in r.solutions else "no")
-        verdict = r.status.value if ok else "WRONG"
-        s = r.stats
-        print(f"{name:10} {puzzle.width:>3}x{puzzle.height:<3} {verdict:9} {goal:5} {statistics.median(walls):9.3f} "
-              f"{min(walls):9.3f} {statistics.median(cpus):9.3f} {s['nodes']:6} {s['probes']:7} "
-              f"{s['line_solves']:7} {s['cache_hits']:8} {s['max_depth']:5}", flush=True)
+        for search in searches:
+            bench_puzzle(name, puzzle, runs, timeout, search)
 
 
-def bench_tournament(path: str, count: int, timeout: float | None) -> None:
+def bench_puzzle(name: str, puzzle, runs: int, timeout: float | None, search: str) -> None:
+    walls, cpus = [], []
+    r = None
+    for _ in range(runs):
+        r, wall, cpu = run_one(puzzle, timeout, search)
+        walls.append(wall)
+        cpus.append(cpu)
+        if r.status.value == "timeout":
+            break  # one timeout is enough to know
+    assert r is not None
+    ok = all(puzzle.is_solution(g) for g in r.solutions)
+    goal = "-" if puzzle.meta.goal is None else ("yes" if puzzle.meta.goal in r.solutions else "no")
+    verdict = r.status.value if ok else "WRONG"
+    s = r.stats
+    print(f"{name:10} {search:6} {puzzle.width:>3}x{puzzle.height:<3} {verdict:9} {goal:5} "
+          f"{statistics.median(walls):9.3f} {min(walls):9.3f} {statistics.median(cpus):9.3f} {s['nodes']:6} "
+          f"{s.get('conflicts', 0):6} {s['probes']:7} "
+          f"{s['line_solves']:7} {s['cache_hits']:8} {s['max_depth']:5}", flush=True)
+
+
+def bench_tournament(path: str, count: int, timeout: float | None, search: str) -> None:
     puzzles = load(path)[:count]
-    tracemalloc.start()
+    # tracemalloc is off: tracing every allocation slowed this batch several times (taai2011 #24: 47.7 s
+    # wall under it, 1.8 CPU s without); peak RSS, printed at the end, is the memory figure.
     t0, c0 = time.perf_counter(), time.process_time()
     verdicts: dict[str, int] = {}
     worst: list[tuple[float, int]] = []
     wrong = 0
     for i, p in enumerate(puzzles, 1):
-        r, wall, _ = run_one(p, timeout)
+        r, wall, _ = run_one(p, timeout, search)
         verdicts[r.status.value] = verdicts.get(r.status.value, 0) + 1
         wrong += not all(p.is_solution(g) for g in r.solutions)
         worst.append((wall, i))
@@ -107,11 +115,9 @@ def bench_tournament(path: str, count: int, timeout: float | None) -> None:
             print(f"  {i} puzzles: {time.perf_counter() - t0:.1f} s wall, {time.process_time() - c0:.1f} s cpu",
                   flush=True)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
     worst.sort(reverse=True)
-    print(f"tournament {os.path.basename(path)} first {len(puzzles)}: {wall:.1f} s wall, {cpu:.1f} s cpu, "
-          f"verdicts {verdicts}, wrong {wrong}, tracemalloc peak {peak / 2**20:.1f} MiB")
+    print(f"tournament {os.path.basename(path)} ({search}) first {len(puzzles)}: {wall:.1f} s wall, {cpu:.1f} s cpu, "
+          f"verdicts {verdicts}, wrong {wrong}")
     print("  slowest (s, #): " + ", ".join(f"{w:.2f} #{i}" for w, i in worst[:8]))
 
 
@@ -123,15 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-survey", action="store_true")
     ap.add_argument("--tournament", type=int, default=0, help="solve the first N puzzles of --set")
     ap.add_argument("--set", default=os.path.join(CORPUS, "nonogram-record", "question", "taai2011.txt"))
+    ap.add_argument("--searches", default="cdcl", help="comma-separated native searches: cdcl (default), dfs")
     args = ap.parse_args(argv)
+    searches = [x for x in args.searches.split(",") if x]
     if not os.path.isdir(os.path.join(CORPUS, "webpbn-survey")):
         print(f"corpus not found at {CORPUS}", file=sys.stderr)
         return 2
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if not args.no_survey:
-        bench_survey(args.runs, args.timeout, set(filter(None, args.only.split(","))) or None)
+        bench_survey(args.runs, args.timeout, set(filter(None, args.only.split(","))) or None, searches)
     if args.tournament:
-        bench_tournament(args.set, args.tournament, args.timeout)
+        for search in searches:
+            bench_tournament(args.set, args.tournament, args.timeout, search)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak_rss:.0f} MiB; load average at end: {os.getloadavg()[0]:.1f}")
     return 0

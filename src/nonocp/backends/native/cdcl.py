@@ -497,7 +497,8 @@ class Cdcl:
                         raise Timeout
                     if progress is not None and time.monotonic() - last_report > 0.5:
                         last_report = time.monotonic()
-                        progress({"nodes": stats.nodes, "conflicts": self.conflicts, "solutions": len(found)})
+                        progress({"nodes": stats.nodes, "depth": self.level(), "conflicts": self.conflicts,
+                                  "solutions": len(found)})
                 if len(self.learned) > self.max_learned:
                     self._reduce()
                 continue
