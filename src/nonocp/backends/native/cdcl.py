@@ -82,7 +82,8 @@ class Cdcl:
                     if (root[r * ncol + k] >> c) & 1:
                         self.alive[cell * ncol + k] = 1
                         self.cnt[cell] += 1
-        # The trail (removals at decision levels >= 1; the root's removals are level-0 facts, not on it).
+        # The trail: removals made by this search (the root's own removals are facts, not on it; removals the
+        # search proves at level 0, e.g. learned units, are on it at level 0 and never explained further).
         self.trail: list[int] = []  # variable removed
         self.tlevel: list[int] = []
         self.reason: list[Any] = []  # None (decision), int (line), or tuple of variables (clause)
@@ -492,7 +493,7 @@ class Cdcl:
                 clause, back, lbd = self._analyze(conflict)
                 self._backtrack(back)
                 self._add_clause(clause, lbd)
-                if not self.conflicts & 63:
+                if not self.conflicts & 15:
                     if deadline is not None and time.monotonic() > deadline:
                         raise Timeout
                     if progress is not None and time.monotonic() - last_report > 0.5:
