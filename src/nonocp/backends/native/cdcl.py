@@ -37,12 +37,10 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
-from nonocp.backends.native.engine import CACHE_LIMIT, Engine, Timeout
-from nonocp.backends.native.line import solve_line
+from nonocp.backends.native.engine import Engine, Timeout
 
 State = list[int]
 
-_MISSING = object()
 
 
 def _luby(i: int) -> int:
@@ -170,62 +168,40 @@ class Cdcl:
 
     def _propagate(self) -> list[int] | None:
         """Clause watches and line solves to a fixpoint. Returns None, or a conflict as trail indices."""
-        e = self.e
-        ncol, H = self.ncol, self.H
-        blocks, length, key, cache = e.blocks, e.length, e.key, e.cache
+        ncol, H, W = self.ncol, self.H, self.W
+        line_result = self.e.line_result
         queue, inq = self.queue, self.inq
         trail = self.trail
-        solves = hits = 0
-        try:
-            while True:
-                while self.qhead < len(trail):
-                    v = trail[self.qhead]
-                    self.qhead += 1
-                    if self.watches[v]:
-                        conflict = self._visit_watches(v)
-                        if conflict is not None:
-                            return conflict
-                if not queue:
-                    return None
-                ln = queue.pop()
-                inq[ln] = 0
-                base = ln * ncol
-                st = self.st
-                if ncol == 2:
-                    old = (st[base], st[base + 1])
-                    k = (key[ln], st[base], st[base + 1])
-                else:
-                    old = tuple(st[base:base + ncol])
-                    k = (key[ln], old)
-                res = cache.get(k, _MISSING)
-                if res is _MISSING:
-                    res = solve_line(blocks[ln], length[ln], old)
-                    cache[k] = res
-                    solves += 1
-                    if not solves & 127 and e.deadline is not None and time.monotonic() > e.deadline:
-                        raise Timeout
-                else:
-                    hits += 1
-                if res is None:
-                    self.conflict_line = ln
-                    return list(self.line_trail[ln])
-                if res == old:
-                    continue
-                lim = len(trail)
-                W = self.W
-                for col in range(ncol):
-                    rem = old[col] ^ res[col]
-                    while rem:
-                        low = rem & -rem
-                        rem ^= low
-                        i = low.bit_length() - 1
-                        cell = ln * W + i if ln < H else i * W + (ln - H)
-                        self._remove(cell * ncol + col, ln, lim, ln)
-        finally:
-            e.stats.line_solves += solves
-            e.stats.cache_hits += hits
-            if len(cache) > CACHE_LIMIT:
-                cache.clear()
+        while True:
+            while self.qhead < len(trail):
+                v = trail[self.qhead]
+                self.qhead += 1
+                if self.watches[v]:
+                    conflict = self._visit_watches(v)
+                    if conflict is not None:
+                        return conflict
+            if not queue:
+                return None
+            ln = queue.pop()
+            inq[ln] = 0
+            base = ln * ncol
+            st = self.st
+            old = (st[base], st[base + 1]) if ncol == 2 else tuple(st[base:base + ncol])
+            res = line_result(ln, old)
+            if res is None:
+                self.conflict_line = ln
+                return list(self.line_trail[ln])
+            if res == old:
+                continue
+            lim = len(trail)
+            for col in range(ncol):
+                rem = old[col] ^ res[col]
+                while rem:
+                    low = rem & -rem
+                    rem ^= low
+                    i = low.bit_length() - 1
+                    cell = ln * W + i if ln < H else i * W + (ln - H)
+                    self._remove(cell * ncol + col, ln, lim, ln)
 
     def _visit_watches(self, v: int) -> list[int] | None:
         """p(v) just became false: move the watches of the clauses watching it; unit clauses propagate."""
@@ -294,13 +270,7 @@ class Cdcl:
         masks = list(base)
         for col, bit in removals:
             masks[col] &= ~bit
-        e = self.e
-        key = (e.key[ln], masks[0], masks[1]) if self.ncol == 2 else (e.key[ln], tuple(masks))
-        res = e.cache.get(key, _MISSING)
-        if res is _MISSING:
-            res = solve_line(e.blocks[ln], e.length[ln], masks)
-            e.cache[key] = res
-            e.stats.line_solves += 1
+        res = self.e.line_result(ln, tuple(masks))
         if res is None:
             return True
         return k >= 0 and not (res[k] >> i) & 1

@@ -171,6 +171,28 @@ class Engine:
 
     # ----------------------------------------------------------------- propagation
 
+    def line_result(self, ln: int, old: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The exact line solver's answer for line `ln` whose masks are `old`, through the cache.
+
+        The one place every search solves a line (propagation, probing, the CDCL search and its
+        explanations). Counts solves and cache hits; raises Timeout now and then when the deadline passed.
+        """
+        k = (self.key[ln], old[0], old[1]) if self.ncol == 2 else (self.key[ln], old)
+        cache = self.cache
+        res = cache.get(k, _MISSING)
+        stats = self.stats
+        if res is _MISSING:
+            res = solve_line(self.blocks[ln], self.length[ln], old)
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[k] = res
+            stats.line_solves += 1
+            if not stats.line_solves & 127 and self.deadline is not None and time.monotonic() > self.deadline:
+                raise Timeout  # long propagations on big grids must honour the time limit too
+        else:
+            stats.cache_hits += 1
+        return res
+
     def propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
         """Run the line solver on dirty lines until nothing changes. Mutates `st`.
 
@@ -179,8 +201,7 @@ class Engine:
         """
         ncol = self.ncol
         H = self.H
-        blocks, length, key = self.blocks, self.length, self.key
-        cache = self.cache
+        line_result = self.line_result
         queue = deque()
         inq = bytearray(self.nlines)
         for ln in lines:
@@ -188,57 +209,37 @@ class Engine:
                 inq[ln] = 1
                 queue.append(ln)
         removed = 0
-        solves = hits = 0
         popleft, push = queue.popleft, queue.append
-        try:
-            while queue:
-                ln = popleft()
-                inq[ln] = 0
-                base = ln * ncol
-                if ncol == 2:
-                    old = (st[base], st[base + 1])
-                    k = (key[ln], st[base], st[base + 1])
-                else:
-                    old = tuple(st[base:base + ncol])
-                    k = (key[ln], old)
-                res = cache.get(k, _MISSING)
-                if res is _MISSING:
-                    res = solve_line(blocks[ln], length[ln], old)
-                    cache[k] = res
-                    solves += 1
-                    if not solves & 255 and self.deadline is not None and time.monotonic() > self.deadline:
-                        raise Timeout  # long propagations on big grids must honour the time limit too
-                else:
-                    hits += 1
-                if res is None:
-                    return -1
-                if res == old:
-                    continue
-                if ln < H:
-                    cross0, nb = H, ~(1 << ln)
-                else:
-                    cross0, nb = 0, ~(1 << (ln - H))
-                if trace and self.trace is not None:
-                    self._trace_line(ln, old, res)
-                for col in range(ncol):
-                    rem = old[col] ^ res[col]
-                    if rem:
-                        st[base + col] = res[col]
-                        while rem:
-                            low = rem & -rem
-                            rem ^= low
-                            cl = cross0 + low.bit_length() - 1
-                            st[cl * ncol + col] &= nb
-                            removed += 1
-                            if not inq[cl]:
-                                inq[cl] = 1
-                                push(cl)
-            return removed
-        finally:
-            self.stats.line_solves += solves
-            self.stats.cache_hits += hits
-            if len(cache) > CACHE_LIMIT:
-                cache.clear()
+        while queue:
+            ln = popleft()
+            inq[ln] = 0
+            base = ln * ncol
+            old = (st[base], st[base + 1]) if ncol == 2 else tuple(st[base:base + ncol])
+            res = line_result(ln, old)
+            if res is None:
+                return -1
+            if res == old:
+                continue
+            if ln < H:
+                cross0, nb = H, ~(1 << ln)
+            else:
+                cross0, nb = 0, ~(1 << (ln - H))
+            if trace and self.trace is not None:
+                self._trace_line(ln, old, res)
+            for col in range(ncol):
+                rem = old[col] ^ res[col]
+                if rem:
+                    st[base + col] = res[col]
+                    while rem:
+                        low = rem & -rem
+                        rem ^= low
+                        cl = cross0 + low.bit_length() - 1
+                        st[cl * ncol + col] &= nb
+                        removed += 1
+                        if not inq[cl]:
+                            inq[cl] = 1
+                            push(cl)
+        return removed
 
     def _trace_line(self, ln: int, old: tuple[int, ...], new: tuple[int, ...]) -> None:
         changed = 0
