@@ -214,11 +214,13 @@ def test_cdcl_agrees_with_the_probing_search_on_random_grids():
     assert conflicts > 0  # the learning machinery was exercised, not only propagation
 
 
-def test_cdcl_without_shrinking_explanations_agrees():
+def test_cdcl_settings_change_the_path_not_the_answer():
+    """Whole-line explanations, no root probing, no probe-guided decision order: the same solution sets."""
     for _, puzzle in _learning_puzzles(6):
-        a = solve(puzzle, None, "", extra={"probe": False})
-        b = solve(puzzle, None, "", extra={"probe": False, "minimize": False})
-        assert a.exhausted and b.exhausted and set(a.solutions) == set(b.solutions)
+        a = solve(puzzle, None, "")
+        for extra in ({"probe": False}, {"minimize": False}, {"guide": False}):
+            b = solve(puzzle, None, "", extra=extra)
+            assert a.exhausted and b.exhausted and set(a.solutions) == set(b.solutions), extra
 
 
 def test_cdcl_learns_on_a_survey_puzzle_that_line_logic_cannot_solve():

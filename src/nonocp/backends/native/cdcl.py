@@ -407,6 +407,17 @@ class Cdcl:
 
     # ----------------------------------------------------------------- search
 
+    def seed_activity(self, scores: dict[tuple[int, int], Any]) -> None:
+        """Start the decision order from root probing's branch scores (what each cell's probes decided).
+
+        Scaled below one conflict's bump, so they order the first decisions, like the probing DFS's
+        choice of cell, and then give way to what the conflicts say.
+        """
+        top = max(scores.values()) or 1
+        W = self.W
+        for (r, c), score in scores.items():
+            self.activity[r * W + c] = 0.5 * score / top
+
     def _decide(self) -> int | None:
         """The next decision variable (a colour to remove), or None when every cell is decided."""
         cnt, act = self.cnt, self.activity
@@ -506,6 +517,7 @@ def cdcl_enumerate(
     found: list[State],
     progress: Callable[[dict[str, Any]], None] | None = None,
     minimize: bool = True,
+    probe_scores: dict[tuple[int, int], Any] | None = None,
 ) -> bool:
     """Like search.enumerate_solutions, by CDCL: solutions of `root` into `found` up to `limit`.
 
@@ -514,6 +526,8 @@ def cdcl_enumerate(
     """
     solver = Cdcl(engine, root)
     solver.minimize = minimize
+    if probe_scores:
+        solver.seed_activity(probe_scores)
     try:
         return solver.run(limit, found, progress)
     finally:

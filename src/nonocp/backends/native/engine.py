@@ -268,7 +268,8 @@ class Engine:
         """
         return counts[0] + counts[-1]
 
-    def probe(self, st: list[int], trace: bool = False) -> tuple[bool, Any]:
+    def probe(self, st: list[int], trace: bool = False,
+              scores: dict[tuple[int, int], Any] | None = None) -> tuple[bool, Any]:
         """Probe every unknown cell until a whole pass deduces nothing. Mutates `st` (narrows it).
 
         For each unknown cell and each colour left in it: assume the colour and propagate. A colour whose
@@ -345,6 +346,8 @@ class Engine:
                             continue
                     # (a remembered cell's counts were taken against an earlier, wider state: an estimate)
                     score = self.branch_score(sorted(n for n, _, _ in children))
+                    if scores is not None:
+                        scores[cell] = score
                     if best_score is None or score > best_score:
                         best_score = score
                         best = (cell, [(k, child) for _, k, child in sorted(children, key=lambda t: -t[0])])
