@@ -45,10 +45,6 @@ ROOT_PROBE = True
 # on Forever from 183 to 121 conflicts.
 
 
-class _NoSolution(Exception):
-    """Root probing proved that the puzzle has no solution."""
-
-
 class NativeBackend:
     name = "native"
 
@@ -60,6 +56,18 @@ class NativeBackend:
 
     def available(self) -> bool:
         return True
+
+    @staticmethod
+    def _cdcl_search(engine: Engine, root: list[int], limit: int | None, found: list[list[int]],
+                     options: SolveOptions) -> bool:
+        """Root probing (unless `extra["probe"]` is False), then CDCL; True when the search is exhausted."""
+        scores: dict[tuple[int, int], int] = {}
+        if options.extra.get("probe", ROOT_PROBE):
+            ok, _ = engine.probe(root, scores=scores if options.extra.get("guide", True) else None)
+            if not ok:
+                return True  # probing proved there is no solution
+        return cdcl_enumerate(engine, root, limit, found, options.progress,
+                              options.extra.get("minimize", True), scores)
 
     def version(self) -> str:
         return VERSION
@@ -87,19 +95,9 @@ class NativeBackend:
                 if self.search == "dfs":
                     exhausted = enumerate_solutions(engine, root, limit, found, options.progress)
                 else:
-                    scores: dict = {}
-                    if options.extra.get("probe", ROOT_PROBE):
-                        ok, _ = engine.probe(root, scores=scores)
-                        if not ok:
-                            raise _NoSolution
-                    if not options.extra.get("guide", True):
-                        scores = {}
-                    exhausted = cdcl_enumerate(engine, root, limit, found, options.progress,
-                                               options.extra.get("minimize", True), scores)
+                    exhausted = self._cdcl_search(engine, root, limit, found, options)
         except Timeout:
             timed_out = True
-        except _NoSolution:
-            exhausted = True
         stats.seconds[phase] = time.monotonic() - t
         grids = tuple(state_to_grid(engine, st) for st in found)
         elapsed = time.monotonic() - start

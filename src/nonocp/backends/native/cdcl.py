@@ -63,7 +63,8 @@ class Cdcl:
     FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
     DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
 
-    def __init__(self, engine: Engine, root: State) -> None:
+    def __init__(self, engine: Engine, root: State, minimize: bool = True,
+                 probe_scores: dict[tuple[int, int], Any] | None = None) -> None:
         self.e = engine
         H, W, ncol = engine.H, engine.W, engine.ncol
         self.H, self.W, self.ncol = H, W, ncol
@@ -101,9 +102,11 @@ class Cdcl:
         self.conflicts = 0
         self.restarts = 0
         self.max_learned = self.FIRST_REDUCE
-        self.minimize = True  # shrink line explanations (see _shrink)
+        self.minimize = minimize  # shrink line explanations (see _shrink)
         self.explained: dict[Any, list[tuple[int, int]]] = {}
         self.conflict_line = -1  # the line of the last conflict, -1 when a clause conflicted
+        if probe_scores:
+            self._seed_activity(probe_scores)
 
     # ----------------------------------------------------------------- trail
 
@@ -250,13 +253,17 @@ class Cdcl:
             lt = self.line_trail[why]
             entries = lt[:bisect_left(lt, self.rlim[t])]
             if self.minimize:
-                v = self.trail[t]
-                cell, k = divmod(v, self.ncol)
-                r, c = divmod(cell, self.W)
-                entries = self._shrink(why, entries, (c if why < self.H else r), k)
+                k, at = self._in_line(self.trail[t], why)
+                entries = self._shrink(why, entries, at, k)
             return entries
         pos = self.pos
         return [pos[w] for w in why]
+
+    def _in_line(self, v: int, ln: int) -> tuple[int, int]:
+        """(colour, position in line ln) of variable v, whose cell lies on that line."""
+        cell, k = divmod(v, self.ncol)
+        r, c = divmod(cell, self.W)
+        return k, (c if ln < self.H else r)
 
     # Explanations. The line solver's answer depends only on the line, so "every earlier removal in the
     # line" always explains a line step; but most of those removals are irrelevant to one cell, and the
@@ -285,17 +292,14 @@ class Cdcl:
         keep = [t for t in entries if tlevel[t] > 0]
         if len(keep) <= 1:
             return keep
-        ncol, W, H = self.ncol, self.W, self.H
+        ncol = self.ncol
         trail = self.trail
-        row = ln < H
         info: dict[int, tuple[int, int, int]] = {}  # t -> (distance to i, colour, cell bit in the line)
         b = ln * ncol
         base = (self.snapshots[0] if self.snapshots else self.st)[b:b + ncol]
         state = list(base)
         for t in keep:
-            cell, col = divmod(trail[t], ncol)
-            r, c = divmod(cell, W)
-            at = c if row else r
+            col, at = self._in_line(trail[t], ln)
             info[t] = (abs(at - i), col, 1 << at)
             state[col] &= ~(1 << at)
         memo_key = (self.e.key[ln], tuple(state), i, k)
@@ -407,7 +411,7 @@ class Cdcl:
 
     # ----------------------------------------------------------------- search
 
-    def seed_activity(self, scores: dict[tuple[int, int], Any]) -> None:
+    def _seed_activity(self, scores: dict[tuple[int, int], Any]) -> None:
         """Start the decision order from root probing's branch scores (what each cell's probes decided).
 
         Scaled below one conflict's bump, so they order the first decisions, like the probing DFS's
@@ -463,11 +467,8 @@ class Cdcl:
                 if self.minimize and self.conflict_line >= 0:
                     conflict = self._shrink(self.conflict_line, conflict, -1, -1)
                 since_restart += 1
-                if not self.trail_lim:
-                    return True
-                levels = [self.tlevel[t] for t in conflict if t >= 0]
-                top = max(levels) if levels else 0
-                if top == 0:
+                top = max((self.tlevel[t] for t in conflict if t >= 0), default=0)
+                if top == 0:  # the level-0 facts alone contradict: no solution is left
                     return True
                 if top < self.level():
                     self._backtrack(top)
@@ -524,10 +525,7 @@ def cdcl_enumerate(
     Returns True when every solution below `root` is in `found`. Raises Timeout at the engine's deadline.
     `minimize` False keeps whole-line explanations (for measuring what shrinking them buys).
     """
-    solver = Cdcl(engine, root)
-    solver.minimize = minimize
-    if probe_scores:
-        solver.seed_activity(probe_scores)
+    solver = Cdcl(engine, root, minimize, probe_scores)
     try:
         return solver.run(limit, found, progress)
     finally:
