@@ -101,7 +101,7 @@ def bench_puzzle(name: str, puzzle, runs: int, timeout: float | None, search: st
 def bench_tournament(path: str, count: int, timeout: float | None, search: str) -> None:
     puzzles = load(path)[:count]
     # tracemalloc is off: tracing every allocation slowed this batch several times (taai2011 #24: 47.7 s
-    # wall under it, 1.8 CPU s without); peak RSS, printed at the end, is the memory figure.
+    # wall under it, 4.5 s wall in the next run without it); peak RSS, printed at the end, is the memory figure.
     t0, c0 = time.perf_counter(), time.process_time()
     verdicts: dict[str, int] = {}
     worst: list[tuple[float, int]] = []
