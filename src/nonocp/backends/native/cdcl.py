@@ -62,6 +62,7 @@ class Cdcl:
     RESTART_UNIT = 64  # conflicts per Luby unit
     FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
     DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
+    GREEDY_MAX = 12  # explanations with at most this many removals in their window get greedy deletion
 
     def __init__(self, engine: Engine, root: State, minimize: bool = True,
                  probe_scores: dict[tuple[int, int], Any] | None = None) -> None:
@@ -89,6 +90,9 @@ class Cdcl:
         self.rlim: list[int] = []  # for a line step: the trail length when the line was solved
         self.pos = [-1] * (ncells * ncol)  # trail index of a removed variable (-1: level 0 or alive)
         self.line_trail: list[list[int]] = [[] for _ in range(engine.nlines)]  # trail indices per line
+        # Per line, parallel to line_trail: every removal in the line so far, packed in one int (bit
+        # colour * length + position), so an explanation reads the line's state at any point in O(1).
+        self.line_cum: list[list[int]] = [[] for _ in range(engine.nlines)]
         self.trail_lim: list[int] = []  # trail length at the start of each level >= 1
         self.snapshots: list[State] = []  # st at the moment of each decision
         self.qhead = 0  # next trail entry whose clause watches are still to be visited
@@ -129,9 +133,13 @@ class Cdcl:
         self.reason.append(reason)
         self.rlim.append(rlim)
         self.pos[v] = t
-        lt = self.line_trail
+        lt, lc = self.line_trail, self.line_cum
         lt[r].append(t)
         lt[H + c].append(t)
+        x = lc[r]
+        x.append((x[-1] if x else 0) | 1 << (k * W + c))
+        x = lc[H + c]
+        x.append((x[-1] if x else 0) | 1 << (k * H + r))
         inq, queue = self.inq, self.queue
         if r != skip_line and not inq[r]:
             inq[r] = 1
@@ -157,9 +165,10 @@ class Cdcl:
             cnt[cell] += 1
             pos[v] = -1
         del trail[lim:], self.tlevel[lim:], self.reason[lim:], self.rlim[lim:]
-        for lt in self.line_trail:
+        for lt, lc in zip(self.line_trail, self.line_cum):
             while lt and lt[-1] >= lim:
                 lt.pop()
+                lc.pop()
         self.st = list(self.snapshots[level])
         del self.snapshots[level:], self.trail_lim[level:]
         self.qhead = lim
@@ -251,11 +260,11 @@ class Cdcl:
         why = self.reason[t]
         if type(why) is int:
             lt = self.line_trail[why]
-            entries = lt[:bisect_left(lt, self.rlim[t])]
+            n = bisect_left(lt, self.rlim[t])
             if self.minimize:
                 k, at = self._in_line(self.trail[t], why)
-                entries = self._shrink(why, entries, at, k)
-            return entries
+                return self._shrink(why, self.line_cum[why][n - 1] if n else 0, at, k)
+            return lt[:n]
         pos = self.pos
         return [pos[w] for w in why]
 
@@ -267,77 +276,123 @@ class Cdcl:
 
     # Explanations. The line solver's answer depends only on the line, so "every earlier removal in the
     # line" always explains a line step; but most of those removals are irrelevant to one cell, and the
-    # learned clause is only as general as its explanations. `_shrink` drops removals while the line
-    # solver still draws the same conclusion (greedy deletion, halves first: O(k log n) line solves for an
-    # explanation of k removals out of n).
+    # learned clause is only as general as its explanations. `_shrink` keeps the removals near the cell
+    # that still make the line solver draw the same conclusion: the step is "implied" by a set of removals
+    # when the line solver, given only those on top of the level-0 facts, removes colour k from cell i
+    # (k < 0: finds no placement at all).
 
-    def _implies(self, ln: int, base: list[int], removals: list[tuple[int, int]], i: int, k: int) -> bool:
-        """Do these removals ((colour, cell bit) pairs on top of the level-0 masks `base`) make the line
-        solver remove colour k from cell i of line ln (k < 0: find no placement at all)?"""
-        masks = list(base)
-        for col, bit in removals:
-            masks[col] &= ~bit
-        res = self.e.line_result(ln, tuple(masks))
-        if res is None:
-            return True
-        return k >= 0 and not (res[k] >> i) & 1
+    def _shrink(self, ln: int, packed: int, i: int, k: int) -> list[int]:
+        """Trail indices of removals in line ln, among those in `packed` (see line_cum), that still imply
+        the step (see above).
 
-    def _shrink(self, ln: int, entries: list[int], i: int, k: int) -> list[int]:
-        """A subset of `entries` (trail indices in line ln) that still implies the step (see _implies).
+        Works on removal bitmasks, one per colour (so each trial costs a few big-int operations and one
+        line solve, not a Python loop over the removals):
 
-        Remembered by (line, line state, cell, colour) as the removals it keeps: level-0 facts only grow
-        during a search, so an explanation found over fewer facts stays valid over more.
+        1. the narrowest window of cells [a, b] around cell i whose removals suffice: first doubling a
+           radius, then a binary search for each edge (the line solver is monotone: more removals never
+           allow more, so "these removals suffice" is monotone in the window). For a contradiction
+           (i < 0), the shortest prefix that still contradicts, then the shortest suffix of it;
+        2. inside the window, greedy deletion of single cells, the farthest first, when few are left.
+
+        Remembered by (line, line state, cell, colour): level-0 facts only grow during a search, so an
+        explanation found over fewer facts stays valid over more.
         """
-        tlevel = self.tlevel
-        keep = [t for t in entries if tlevel[t] > 0]
-        if len(keep) <= 1:
-            return keep
         ncol = self.ncol
-        trail = self.trail
-        info: dict[int, tuple[int, int, int]] = {}  # t -> (distance to i, colour, cell bit in the line)
-        b = ln * ncol
-        base = (self.snapshots[0] if self.snapshots else self.st)[b:b + ncol]
-        state = list(base)
-        for t in keep:
-            col, at = self._in_line(trail[t], ln)
-            info[t] = (abs(at - i), col, 1 << at)
-            state[col] &= ~(1 << at)
-        memo_key = (self.e.key[ln], tuple(state), i, k)
-        known = self.explained.get(memo_key)
-        if known is not None:
-            by_removal = {info[t][1:]: t for t in keep}
-            return [by_removal[x] for x in known if x in by_removal]
-        if i >= 0 and len(keep) > 4:
-            # First the smallest window around the cell (doubling its radius) whose removals suffice: the
-            # cause of a deduction is usually near the cell, and the window is much cheaper to shrink.
-            keep.sort(key=lambda t: info[t][0])
-            radius = 1
-            while True:
-                n = 0
-                while n < len(keep) and info[keep[n]][0] <= radius:
-                    n += 1
-                if n == len(keep):
-                    break
-                if n and self._implies(ln, base, [info[t][1:] for t in keep[:n]], i, k):
-                    keep = keep[:n]
-                    break
-                radius *= 2
-        keep.sort(key=lambda t: -info[t][0])  # the farthest first: the likeliest to be irrelevant
-        chunk = len(keep) // 2
-        while chunk >= 1:
-            j = 0
-            while j < len(keep):
-                trial = keep[:j] + keep[j + chunk:]
-                if self._implies(ln, base, [info[t][1:] for t in trial], i, k):
-                    keep = trial
-                else:
-                    j += chunk
-            chunk //= 2
-        if len(self.explained) > 200_000:
-            self.explained.clear()
-        self.explained[memo_key] = [info[t][1:] for t in keep]
-        return keep
+        n = self.e.length[ln]
+        full = (1 << n) - 1
+        b0 = ln * ncol
+        base = (self.snapshots[0] if self.snapshots else self.st)[b0:b0 + ncol]
+        # removals made at level 0 are already gone from `base`, so they drop out here
+        removed = [base[c] & (packed >> (c * n)) & full for c in range(ncol)]
+        if any(removed[c] & (removed[c] - 1) for c in range(ncol)) or sum(map(bool, removed)) > 1:
+            memo_key = (self.e.key[ln], tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
+            need = self.explained.get(memo_key)
+            if need is None:
+                need = self._narrow(ln, base, removed, i, k)
+                if len(self.explained) > 200_000:
+                    self.explained.clear()
+                self.explained[memo_key] = need
+        else:
+            need = removed  # at most one removal: nothing to shrink
+        pos, W = self.pos, self.W
+        row = ln < self.H
+        out = []
+        for c in range(ncol):
+            m = need[c]
+            while m:
+                low = m & -m
+                m ^= low
+                p = low.bit_length() - 1
+                cell = ln * W + p if row else p * W + (ln - self.H)
+                out.append(pos[cell * ncol + c])
+        return out
 
+    def _narrow(self, ln: int, base: list[int], removed: list[int], i: int, k: int) -> tuple[int, ...]:
+        """Per colour, the removals (a subset of `removed`) that suffice for the step; see _shrink."""
+        n = self.e.length[ln]
+        ncol = self.ncol
+        line_result = self.e.line_result
+
+        def implies(keep: list[int]) -> bool:
+            res = line_result(ln, tuple(base[c] & ~keep[c] for c in range(ncol)))
+            if res is None:
+                return True
+            return k >= 0 and not (res[k] >> i) & 1
+
+        def window(a: int, b: int) -> list[int]:
+            w = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1) if a <= b else 0
+            return [m & w for m in removed]
+
+        if i >= 0:
+            radius = 1
+            while radius < n and not implies(window(i - radius if radius <= i else 0, i + radius)):
+                radius *= 2
+            lo_a, b = max(0, i - radius), min(n - 1, i + radius)
+            # the largest left edge a in [lo_a, i] that still suffices with right edge b
+            lo, hi = lo_a, i
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if implies(window(mid, b)):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            a = lo
+            lo, hi = i, b  # then the smallest right edge
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if implies(window(a, mid)):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            b = lo
+        else:
+            lo, hi = 0, n - 1  # the shortest prefix [0, b] that contradicts
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if implies(window(0, mid)):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            b = lo
+            lo, hi = 0, b  # then the largest a with [a, b] still contradicting
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if implies(window(mid, b)):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            a = lo
+        keep = window(a, b)
+        # Greedy deletion of single removals inside the window, when few: each costs one line solve.
+        inside = [(c, p) for c in range(ncol) for p in range(a, b + 1) if (keep[c] >> p) & 1]
+        if 1 < len(inside) <= self.GREEDY_MAX:
+            centre = i if i >= 0 else (a + b) // 2
+            inside.sort(key=lambda x: -abs(x[1] - centre))
+            for c, p in inside:
+                keep[c] &= ~(1 << p)
+                if not implies(keep):
+                    keep[c] |= 1 << p
+        return tuple(keep)
 
     def _analyze(self, conflict: list[int]) -> tuple[list[int], int, int]:
         """First-UIP analysis. Returns (learned clause as variables, asserting first; backjump level; LBD)."""
@@ -465,7 +520,8 @@ class Cdcl:
             if conflict is not None:
                 self.conflicts += 1
                 if self.minimize and self.conflict_line >= 0:
-                    conflict = self._shrink(self.conflict_line, conflict, -1, -1)
+                    lc = self.line_cum[self.conflict_line]
+                    conflict = self._shrink(self.conflict_line, lc[-1] if lc else 0, -1, -1)
                 since_restart += 1
                 top = max((self.tlevel[t] for t in conflict if t >= 0), default=0)
                 if top == 0:  # the level-0 facts alone contradict: no solution is left
