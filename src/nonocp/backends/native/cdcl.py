@@ -165,7 +165,7 @@ class Cdcl:
             cnt[cell] += 1
             pos[v] = -1
         del trail[lim:], self.tlevel[lim:], self.reason[lim:], self.rlim[lim:]
-        for lt, lc in zip(self.line_trail, self.line_cum):
+        for lt, lc in zip(self.line_trail, self.line_cum, strict=True):
             while lt and lt[-1] >= lim:
                 lt.pop()
                 lc.pop()
