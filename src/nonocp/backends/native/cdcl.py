@@ -331,13 +331,14 @@ class Cdcl:
         """Per colour, the removals (a subset of `removed`) that suffice for the step; see _shrink."""
         n = self.e.length[ln]
         ncol = self.ncol
-        line_result = self.e.line_result
+        line_result, line_feasible = self.e.line_result, self.e.line_feasible
 
         def implies(keep: list[int]) -> bool:
-            res = line_result(ln, tuple(base[c] & ~keep[c] for c in range(ncol)))
-            if res is None:
-                return True
-            return k >= 0 and not (res[k] >> i) & 1
+            masks = tuple(base[c] & ~keep[c] for c in range(ncol))
+            if k < 0:  # a contradiction: only feasibility matters (one pass of the line solver, not two)
+                return not line_feasible(ln, masks)
+            res = line_result(ln, masks)
+            return res is None or not (res[k] >> i) & 1
 
         def window(a: int, b: int) -> list[int]:
             w = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1) if a <= b else 0

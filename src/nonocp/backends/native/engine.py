@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nonocp.backends.native.line import Blocks, blocks_of, solve_line
+from nonocp.backends.native.line import Blocks, blocks_of, line_feasible, solve_line
 from nonocp.puzzle import Puzzle
 
 # The cache of line results is dropped when it grows past this many entries (keeps memory bounded on
@@ -192,6 +192,22 @@ class Engine:
         else:
             stats.cache_hits += 1
         return res
+
+    def line_feasible(self, ln: int, old: tuple[int, ...]) -> bool:
+        """Has line `ln` with masks `old` a valid placement? The cached answer if any, else one forward pass
+        (a contradiction is cached like line_result's; a success is not, as it carries no narrowed masks)."""
+        k = (self.key[ln], old[0], old[1]) if self.ncol == 2 else (self.key[ln], old)
+        res = self.cache.get(k, _MISSING)
+        if res is not _MISSING:
+            self.stats.cache_hits += 1
+            return res is not None
+        self.stats.line_solves += 1
+        if line_feasible(self.blocks[ln], self.length[ln], old):
+            return True
+        if len(self.cache) >= CACHE_LIMIT:
+            self.cache.clear()
+        self.cache[k] = None
+        return False
 
     def propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
         """Run the line solver on dirty lines until nothing changes. Mutates `st`.

@@ -146,6 +146,11 @@ def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] 
     return tuple(new)
 
 
+def line_feasible(blocks: Blocks, n: int, masks: Sequence[int]) -> bool:
+    """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.)"""
+    return _forward(blocks, n, masks) is not None
+
+
 def blocks_of(clue) -> Blocks:
     """(length, colour) pairs of a `nonocp.puzzle.Clue`."""
     return tuple((b.length, b.color) for b in clue)
