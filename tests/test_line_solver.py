@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FULL_DEPTH, examples
-from nonocp.backends.native.line import solve_line
+from nonocp.backends.native.line import _reverse, line_feasible, solve_line
 from nonocp.puzzle import Block, Clue, line_clue
 from oracle import line_solutions
 
@@ -73,7 +73,9 @@ def expected(lines, cellmasks) -> list[int] | None:
 def run_solver(clue: Clue, cellmasks, ncol: int) -> list[int] | None:
     n = len(cellmasks)
     masks = [sum(((cellmasks[i] >> c) & 1) << i for i in range(n)) for c in range(ncol)]
-    got = solve_line(tuple((b.length, b.color) for b in clue), n, masks)
+    blocks = tuple((b.length, b.color) for b in clue)
+    got = solve_line(blocks, n, masks)
+    assert line_feasible(blocks, n, masks) == (got is not None), "the one-pass feasibility check must agree"
     if got is None:
         return None
     assert len(got) == ncol
@@ -84,6 +86,13 @@ def run_solver(clue: Clue, cellmasks, ncol: int) -> list[int] | None:
 
 def all_clues(n: int, ncol: int) -> set[Clue]:
     return {line_clue(cells) for cells in itertools.product(range(ncol), repeat=n)}
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(width=st.integers(1, 300), data=st.data())
+def test_bit_reversal(width, data):
+    x = data.draw(st.integers(0, (1 << width) - 1))
+    assert _reverse(x, width) == int(format(x, f"0{width}b")[::-1], 2)
 
 
 def test_exhaustive_black_and_white_up_to_6():
