@@ -23,6 +23,8 @@ import statistics
 import sys
 import time
 
+from machine import CpuSplit
+
 from nonocp.backends import SolveOptions
 from nonocp.backends.native import NativeBackend
 from nonocp.formats import load
@@ -136,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"corpus not found at {CORPUS}", file=sys.stderr)
         return 2
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    split = CpuSplit()
     if not args.no_survey:
         bench_survey(args.runs, args.timeout, set(filter(None, args.only.split(","))) or None, searches)
     if args.tournament:
@@ -143,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_tournament(args.set, args.tournament, args.timeout, search)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak_rss:.0f} MiB; load average at end: {os.getloadavg()[0]:.1f}")
+    print(split.report())
     return 0
 
 
