@@ -108,8 +108,11 @@ def bench_tournament(path: str, count: int, timeout: float | None, search: str) 
     verdicts: dict[str, int] = {}
     worst: list[tuple[float, int]] = []
     wrong = 0
+    work = {"line_solves": 0, "conflicts": 0}  # deterministic counters: comparable across noisy runs
     for i, p in enumerate(puzzles, 1):
         r, wall, _ = run_one(p, timeout, search)
+        for key in work:
+            work[key] += r.stats.get(key, 0) or 0
         verdicts[r.status.value] = verdicts.get(r.status.value, 0) + 1
         wrong += not all(p.is_solution(g) for g in r.solutions)
         worst.append((wall, i))
@@ -119,7 +122,7 @@ def bench_tournament(path: str, count: int, timeout: float | None, search: str) 
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     worst.sort(reverse=True)
     print(f"tournament {os.path.basename(path)} ({search}) first {len(puzzles)}: {wall:.1f} s wall, {cpu:.1f} s cpu, "
-          f"verdicts {verdicts}, wrong {wrong}")
+          f"verdicts {verdicts}, wrong {wrong}, line solves {work['line_solves']}, conflicts {work['conflicts']}")
     print("  slowest (s, #): " + ", ".join(f"{w:.2f} #{i}" for w, i in worst[:8]))
 
 
