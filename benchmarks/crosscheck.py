@@ -239,18 +239,53 @@ def load_records() -> list[dict]:
 # ---- the report ---------------------------------------------------------------------------------
 
 
+VERDICTS = ("unique", "multiple", "none")
+
+
+def _deciders(record: dict) -> int:
+    """How many engines gave a verdict on this puzzle: a puzzle only one engine decided is not cross-checked
+    (its verdict is still checked against the goal and the clues)."""
+    return sum(run["status"] in VERDICTS for run in record["runs"].values())
+
+
+def merge_records(records: list[dict]) -> dict[tuple, dict]:
+    """One record per puzzle, from all its records: the latest record's fields, with every engine's latest
+    run from any record (so a later run with other engines, e.g. --only-undecided with cpsat, adds to the
+    cross-check instead of replacing it), and a disagreement when engines' verdicts differ across records.
+    """
+    merged: dict[tuple, dict] = {}
+    for r in records:
+        k = (r["file"], r["index"], r["title"])
+        old = merged.get(k)
+        new = dict(r, runs=dict(r["runs"]), problems=list(r["problems"]), engines=list(r["engines"]))
+        if old is not None:
+            new["runs"] = {**old["runs"], **r["runs"]}
+            new["engines"] = sorted(set(old["engines"]) | set(r["engines"]))
+            new["agree"] = old["agree"] and r["agree"]
+            new["problems"] = old["problems"] + [p for p in r["problems"] if p not in old["problems"]]
+        verdicts = {e: run["status"] for e, run in new["runs"].items() if run["status"] in VERDICTS}
+        if len(set(verdicts.values())) > 1:
+            problem = "verdicts differ across runs: " + ", ".join(f"{e} {v}" for e, v in sorted(verdicts.items()))
+            if problem not in new["problems"]:
+                new["problems"].append(problem)
+            new["agree"] = False
+        elif verdicts:
+            new["verdict"] = next(iter(verdicts.values()))
+        merged[k] = new
+    return merged
+
+
 def write_report(records: list[dict], path: Path = REPORT) -> str:
-    latest: dict[tuple, dict] = {}
-    for r in records:  # the last record of each puzzle wins (a re-run with new engines supersedes)
-        latest[(r["file"], r["index"], r["title"])] = r
+    latest = merge_records(records)
     by_set: dict[str, list[dict]] = defaultdict(list)
     for r in latest.values():
         by_set[r["set"]].append(r)
 
     lines = ["# Engine cross-check report", "", f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} "
              "by `benchmarks/crosscheck.py` (records in benchmarks/out/crosscheck.jsonl).", ""]
-    lines += ["| set | puzzles | agree | disagree | unique | multiple | none | timeout (no verdict) | "
-              "engine timeouts | goals ok | counts ok |", "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+    lines += ["| set | puzzles | agree | disagree | decided by 2+ engines | unique | multiple | none | "
+              "timeout (no verdict) | engine timeouts | goals ok | counts ok |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     for name in ("survey", "db", "picross", "tournament"):
         rs = by_set.get(name, [])
         if not rs:
@@ -262,7 +297,8 @@ def write_report(records: list[dict], path: Path = REPORT) -> str:
         counted = [r for r in rs if r["count"] is not None and not r["count"].startswith("above")]
         lines.append(
             f"| {name} | {len(rs)} | {sum(r['agree'] for r in rs)} | {sum(not r['agree'] for r in rs)} | "
-            f"{verdicts['unique']} | {verdicts['multiple']} | {verdicts['none']} | {verdicts['timeout']} | "
+            f"{sum(_deciders(r) >= 2 for r in rs)} | {verdicts['unique']} | {verdicts['multiple']} | "
+            f"{verdicts['none']} | {verdicts['timeout']} | "
             f"{', '.join(f'{e} {timeouts[e]}' for e in engines) or '-'} | "
             f"{sum(r['goal'] == 'ok' for r in goals)}/{len(goals)} | "
             f"{sum(r['count'] == 'ok' for r in counted)}/{len(counted)} |"
@@ -338,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true", help="delete earlier records first")
     ap.add_argument("--rerun", action="store_true", help="run puzzles again even if recorded (latest record wins)")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--only-undecided", action="store_true",
+                    help="run only puzzles that fewer than two engines have decided so far (to add an engine)")
     args = ap.parse_args(argv)
     if hasattr(os, "nice"):
         os.nice(10)
@@ -359,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skipping engine {e}: {exc}", file=sys.stderr)
     engines = tuple(usable)
     done = set() if args.rerun else {key(r) for r in load_records()}
+    decided = {(r["file"], r["index"]) for r in merge_records(load_records()).values() if _deciders(r) >= 2}
     first, _, last = args.tournament_range.partition("-")
     sources = {
         "survey": lambda: survey_items(),
@@ -372,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
             timeout = args.tournament_timeout if name == "tournament" else args.timeout
             for item in sources[name]():
                 k = (item["file"], item["index"], engines, timeout)
-                if k in done:
+                if k in done or (args.only_undecided and (item["file"], item["index"]) in decided):
                     continue
                 t = time.perf_counter()
                 record = run_item(item, engines, timeout, args.count_limit, name == "picross" and not args.no_backbones)
