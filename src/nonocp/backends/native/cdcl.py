@@ -10,8 +10,9 @@ trail in the order they were made, each with its decision level and its reason:
 
 * a decision (reason None): the search removes one colour from one undecided cell;
 * a line step (reason: the line): the exact line solver removed it. Its explanation is every earlier
-  removal in the same line (the line solver's answer depends on nothing else). This is coarse but always
-  correct, and needs no bookkeeping while propagating: it is read off the trail only during analysis;
+  removal in the same line (the line solver's answer depends on nothing else). That is always correct
+  but coarse, so during analysis it is shrunk to the removals near the cell that still imply the step
+  (`_shrink`); propagation only records each line's removals as they happen (`line_cum`);
 * a clause step (reason: the other literals of a clause): all other literals of a learned clause are
   false, so its last literal p(v) is true and every other colour of that cell is removed.
 
