@@ -345,45 +345,36 @@ class Cdcl:
             w = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1) if a <= b else 0
             return [m & w for m in removed]
 
-        if i >= 0:
-            radius = 1
-            while radius < n and not implies(window(i - radius if radius <= i else 0, i + radius)):
-                radius *= 2
-            lo_a, b = max(0, i - radius), min(n - 1, i + radius)
-            # the largest left edge a in [lo_a, i] that still suffices with right edge b
-            lo, hi = lo_a, i
+        def largest_left(lo: int, hi: int, b: int) -> int:
+            """The largest left edge a in [lo, hi] whose window [a, b] still suffices ([lo, b] must)."""
             while lo < hi:
                 mid = (lo + hi + 1) // 2
                 if implies(window(mid, b)):
                     lo = mid
                 else:
                     hi = mid - 1
-            a = lo
-            lo, hi = i, b  # then the smallest right edge
+            return lo
+
+        def smallest_right(a: int, lo: int, hi: int) -> int:
+            """The smallest right edge b in [lo, hi] whose window [a, b] still suffices ([a, hi] must)."""
             while lo < hi:
                 mid = (lo + hi) // 2
                 if implies(window(a, mid)):
                     hi = mid
                 else:
                     lo = mid + 1
-            b = lo
-        else:
-            lo, hi = 0, n - 1  # the shortest prefix [0, b] that contradicts
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if implies(window(0, mid)):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            b = lo
-            lo, hi = 0, b  # then the largest a with [a, b] still contradicting
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if implies(window(mid, b)):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            a = lo
+            return lo
+
+        if i >= 0:
+            radius = 1
+            while radius < n and not implies(window(i - radius if radius <= i else 0, i + radius)):
+                radius *= 2
+            b = min(n - 1, i + radius)
+            a = largest_left(max(0, i - radius), i, b)
+            b = smallest_right(a, i, b)
+        else:  # the shortest prefix that contradicts, then the shortest suffix of it
+            b = smallest_right(0, 0, n - 1)
+            a = largest_left(0, b, b)
         keep = window(a, b)
         # Greedy deletion of single removals inside the window, when few: each costs one line solve.
         inside = [(c, p) for c in range(ncol) for p in range(a, b + 1) if (keep[c] >> p) & 1]
