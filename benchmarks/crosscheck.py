@@ -5,6 +5,8 @@
     python benchmarks/crosscheck.py --sets survey,db,picross           # the quick sets
     python benchmarks/crosscheck.py --sets tournament --tournament-range 1-200
     python benchmarks/crosscheck.py --report-only                      # rebuild the report from the records
+    python benchmarks/crosscheck.py --sets tournament --only-undecided --engines cpsat --tournament-timeout 30
+                                        # add an engine where fewer than two engines gave a verdict
 
 Sets: `survey` (webpbn-survey/free + xml-free), `db` (nonogram-db), `picross` (picross-solver test grids;
 their outputs/validation.csv solution counts are reproduced exactly up to --count-limit by enumerating),
@@ -18,7 +20,9 @@ engine vs. the native engine's all-remaining-cells step).
 
 Records go to benchmarks/out/crosscheck.jsonl, one JSON object per puzzle, appended as they finish, so
 an interrupted run resumes where it stopped (same engines and limits); --fresh starts over. The report
-(benchmarks/out/crosscheck-report.md) is rebuilt from all records at the end.
+(benchmarks/out/crosscheck-report.md) is rebuilt from all records at the end, merging a puzzle's records
+(every engine's latest run counts), and says how many puzzles two or more engines decided: a puzzle only
+one engine decided cannot disagree, so it is not counted as cross-checked.
 """
 
 from __future__ import annotations
