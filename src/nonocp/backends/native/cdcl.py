@@ -300,12 +300,12 @@ class Cdcl:
         """
         ncol = self.ncol
         n = self.e.length[ln]
-        full = (1 << n) - 1
         b0 = ln * ncol
         base = (self.snapshots[0] if self.snapshots else self.st)[b0:b0 + ncol]
-        # removals made at level 0 are already gone from `base`, so they drop out here
-        removed = [base[c] & (packed >> (c * n)) & full for c in range(ncol)]
-        if any(removed[c] & (removed[c] - 1) for c in range(ncol)) or sum(map(bool, removed)) > 1:
+        # removals made at level 0 are already gone from `base`, so they drop out here (and `base` has only
+        # the line's n bits, so it also cuts each colour's slice out of `packed`)
+        removed = [base[c] & (packed >> (c * n)) for c in range(ncol)]
+        if sum(m.bit_count() for m in removed) > 1:
             memo_key = (self.e.key[ln], tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
             need = self.explained.get(memo_key)
             if need is None:

@@ -196,6 +196,7 @@ class Engine:
     def line_feasible(self, ln: int, old: tuple[int, ...]) -> bool:
         """Has line `ln` with masks `old` a valid placement? The cached answer if any, else one forward pass
         (a contradiction is cached like line_result's; a success is not, as it carries no narrowed masks)."""
+        # the same key as line_result's, written out in both: a helper would add a call to the hottest path
         k = (self.key[ln], old[0], old[1]) if self.ncol == 2 else (self.key[ln], old)
         res = self.cache.get(k, _MISSING)
         if res is not _MISSING:
