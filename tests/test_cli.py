@@ -534,3 +534,21 @@ def test_real_engines_through_the_command(engine, name, code, status):
     assert all(puzzle.is_solution(g) for g in grids)
     if status == "unique":
         assert grids == [puzzle.meta.goal]
+
+
+def test_help_texts_survive_rich_markup():
+    """Rich reads `[...]` in a help text as markup and silently drops it (a help line once read "Stop after N
+    solutions ."), so no option's help may hold an unescaped `[`, and every word of it must be shown."""
+    import re
+
+    import typer.main
+
+    group = typer.main.get_command(app)
+    runner = CliRunner()
+    for name, command in group.commands.items():
+        shown = set(re.findall(r"[a-z]{4,}", runner.invoke(app, [name, "--help"]).output.lower()))
+        for param in command.params:
+            text = getattr(param, "help", None) or ""
+            assert "[" not in text.replace("\\[", ""), f"{name} {param.name}: unescaped [ in its help"
+            missing = set(re.findall(r"[a-z]{4,}", text.lower())) - shown
+            assert not missing, f"{name} {param.name}: help words not shown: {missing}"

@@ -212,7 +212,8 @@ BackendOpt = Annotated[
     str, typer.Option("--backend", "-b", help="Engine: native, cpsat, sat, auto, or a variant like sat:glucose4.")
 ]
 MaxOpt = Annotated[
-    int | None, typer.Option("--max-solutions", "-n", help="Stop after N solutions [default: 2: tells unique].")
+    int | None,
+    typer.Option("--max-solutions", "-n", help="Stop after N solutions (default 2: tells unique from multiple)."),
 ]
 AllOpt = Annotated[bool, typer.Option("--all", help="Enumerate every solution.")]
 TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
