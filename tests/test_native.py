@@ -223,6 +223,57 @@ def test_cdcl_settings_change_the_path_not_the_answer():
             assert a.exhausted and b.exhausted and set(a.solutions) == set(b.solutions), extra
 
 
+def test_every_explanation_implies_its_step(monkeypatch):
+    """Soundness of learning rests on the explanations: each set of removals that `_shrink` returns (fresh
+    or reused from an earlier state) must, on top of the line's level-0 facts, make the exact line solver
+    draw the same conclusion, and must consist of removals in that line made before the step."""
+    from nonocp.backends.native.line import solve_line
+
+    shrink, reason_of = Cdcl._shrink, Cdcl._reason_of
+    checked = [0, 0]
+
+    def checked_shrink(self, ln, packed, i, k):
+        out = shrink(self, ln, packed, i, k)
+        ncol = self.ncol
+        masks = list((self.snapshots[0] if self.snapshots else self.st)[ln * ncol:(ln + 1) * ncol])
+        for t in out:
+            if t >= 0 and self.tlevel[t] > 0:  # level-0 removals are in the snapshot already
+                assert t in self.line_trail[ln], "an explanation names a removal outside its line"
+                colour, at = self._in_line(self.trail[t], ln)
+                masks[colour] &= ~(1 << at)
+        res = solve_line(self.e.blocks[ln], self.e.length[ln], masks)
+        assert res is None if i < 0 else (res is None or not (res[k] >> i) & 1)
+        checked[0] += 1
+        return out
+
+    def checked_reason_of(self, t):
+        out = reason_of(self, t)
+        assert all(x < t for x in out)
+        if type(self.reason[t]) is int:
+            assert all(x < self.rlim[t] for x in out)
+            checked[1] += 1
+        return out
+
+    monkeypatch.setattr(Cdcl, "_shrink", checked_shrink)
+    monkeypatch.setattr(Cdcl, "_reason_of", checked_reason_of)
+    # Sparse random grids (a third of the cells filled) have many solutions and make the search conflict;
+    # for black-and-white and for 3 colours, puzzles until enough explanations were checked.
+    for ncol in (2, 3):
+        rng = random.Random(11 + ncol)
+        before = checked[0]
+        for n in range(40):
+            grid = random_grid(rng, 13, 13, ncol, 0.35 + 0.05 * (n % 3))
+            puzzle = puzzle_from_grid(grid, palette_of(ncol))
+            r = solve(puzzle, 8, "", extra={"probe": False})
+            assert all(puzzle.is_solution(g) for g in r.solutions) and len(set(r.solutions)) == len(r.solutions)
+            if r.exhausted:
+                assert grid in r.solutions
+            if checked[0] - before > 150:
+                break
+        assert checked[0] - before > 150, (ncol, checked)  # the learning machinery ran, not just propagation
+    assert checked[1] > 150, checked
+
+
 def test_cdcl_learns_on_a_survey_puzzle_that_line_logic_cannot_solve():
     """Edge (webpbn #23) is not line-solvable; without probing the CDCL search must conflict and learn."""
     from nonocp.formats import load
