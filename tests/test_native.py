@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import FULL_DEPTH, corpus_path, examples
 from nonocp.backends import SolveOptions
-from nonocp.backends.native import NativeBackend, propagate_and_probe
+from nonocp.backends.native import NativeBackend, possible_colours, propagate_and_probe
 from nonocp.backends.native.cdcl import Cdcl
 from nonocp.backends.native.engine import Engine
 from nonocp.backends.native.search import all_remaining_cells
@@ -155,6 +155,31 @@ def test_all_remaining_cells_is_the_union_of_solutions():
             for c in range(3):
                 expected[r * 3 + c] |= 1 << g.cells[r][c]
     assert union is not None and engine.to_masks(union) == expected
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), ncol=st.sampled_from([2, 3]))
+def test_possible_colours_is_the_union_of_all_solutions(data, ncol):
+    """The public all-remaining-cells entry point (backbones use it) against brute force, on puzzles with
+    any number of solutions, and on clue sets with none (a row's clue swapped for another grid's)."""
+    grid = data.draw(grids(max_width=4, max_height=4, ncolors=ncol))
+    puzzle = puzzle_from_grid(grid, palette_of(ncol))
+    w = len(grid.cells[0])
+    if data.draw(st.booleans()):
+        row = data.draw(st.lists(st.integers(0, ncol - 1), min_size=w, max_size=w))
+        other = puzzle_from_grid(Grid.from_rows([row] + [list(r) for r in grid.cells[1:]]), palette_of(ncol))
+        puzzle = Puzzle((other.rows[0],) + puzzle.rows[1:], puzzle.cols, puzzle.palette)
+    sols = brute_force(puzzle)
+    got = possible_colours(puzzle)
+    if not sols:
+        assert got is None
+        return
+    expected = [0] * (w * len(grid.cells))
+    for g in sols:
+        for r, cells in enumerate(g.cells):
+            for c, v in enumerate(cells):
+                expected[r * w + c] |= 1 << v
+    assert got == expected
 
 
 # ----------------------------------------------------------------- time limit and Ctrl-C

@@ -282,27 +282,22 @@ def native_upper_bound(puzzle: Puzzle, deadline: float | None = None) -> Domains
 def native_backbone(puzzle: Puzzle, deadline: float | None = None) -> Backbone | None:
     """The possible colours by the native engine's all-remaining-cells step (exhaustive; few solutions only).
 
-    None when the native engine is not installed or the deadline passes. Uses the engine's internals
-    (Engine and search.all_remaining_cells) because it has no public entry point for this step yet.
+    None when the native engine is not installed or the deadline passes.
     """
     start = time.perf_counter()
     try:
-        from nonocp.backends.native.engine import Engine, Timeout
-        from nonocp.backends.native.search import all_remaining_cells
+        from nonocp.backends.native import Timeout, possible_colours
     except ImportError:
         return None
     w, h, n = puzzle.width, puzzle.height, len(puzzle.palette)
     try:
-        engine = Engine(puzzle, deadline)
-        st = engine.initial_state()
-        ok = engine.propagate(st, range(engine.nlines)) >= 0 and engine.probe(st)[0]
-        union = all_remaining_cells(engine, st) if ok else None
+        union = possible_colours(puzzle, deadline)
     except Timeout:
         return None
     seconds = time.perf_counter() - start
     if union is None:
         return Backbone(w, h, n, Status.NONE.value, (0,) * (w * h), (0,) * (w * h), seconds=seconds)
-    possible = tuple(engine.to_masks(union))
+    possible = tuple(union)
     ambiguous = any(m & (m - 1) for m in possible)
     status = Status.MULTIPLE.value if ambiguous else Status.UNIQUE.value
     return Backbone(w, h, n, status, possible, (0,) * (w * h), seconds=seconds)

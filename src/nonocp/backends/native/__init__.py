@@ -11,6 +11,9 @@ Public entry points:
   `nonocp.backends.native.engine`) when `deadline` (a `time.monotonic()` value) passes.
   `fixed` ({(row, col): allowed colour mask}, as `SolveOptions.fixed`) restricts cells first.
   Pass a list as `trace` to receive `TraceStep`s (engine.py) that replay the deductions in order.
+* `possible_colours(puzzle, deadline=None) -> masks or None`: the all-remaining-cells step over the whole
+  puzzle: per cell (masks as above), exactly the colours that occur in some solution; None when there is
+  no solution. Exhaustive over the solutions, so only for puzzles with few. Raises `Timeout` like above.
 
 Modules: line.py (the line solver), engine.py (state, propagation, probing, trace), cdcl.py (the default
 search: conflict-driven clause learning over cells, counting), search.py (the probing depth-first
@@ -24,6 +27,7 @@ import time
 from nonocp.backends.native.backend import NativeBackend
 from nonocp.backends.native.engine import Engine, Timeout, TraceStep
 from nonocp.backends.native.line import solve_line
+from nonocp.backends.native.search import all_remaining_cells
 from nonocp.puzzle import Puzzle
 
 
@@ -51,4 +55,13 @@ def propagate_and_probe(
     return masks, contradiction, engine.stats.as_dict()
 
 
-__all__ = ["NativeBackend", "Timeout", "TraceStep", "propagate_and_probe", "solve_line"]
+def possible_colours(puzzle: Puzzle, deadline: float | None = None) -> list[int] | None:
+    """Propagation, probing, then the all-remaining-cells step; see the module docstring."""
+    engine = Engine(puzzle, deadline)
+    st = engine.initial_state()
+    ok = engine.propagate(st, range(engine.nlines)) >= 0 and engine.probe(st)[0]
+    union = all_remaining_cells(engine, st) if ok else None
+    return None if union is None else engine.to_masks(union)
+
+
+__all__ = ["NativeBackend", "Timeout", "TraceStep", "possible_colours", "propagate_and_probe", "solve_line"]
