@@ -31,19 +31,6 @@ from nonocp.result import SolveResult, status_of
 DEFAULT_PROBE = False
 
 
-def _propagate_only(puzzle: Puzzle, deadline: float | None, fixed) -> tuple[list[int], bool, dict]:
-    """Line propagation to a fixpoint without probing (the native engine's own pieces)."""
-    from nonocp.backends.native.engine import Engine
-
-    engine = Engine(puzzle, deadline)
-    st = engine.initial_state()
-    engine.restrict(st, fixed)
-    t = time.monotonic()
-    contradiction = engine.propagate(st, range(engine.nlines)) < 0
-    engine.stats.seconds["propagate"] = time.monotonic() - t
-    return ([] if contradiction else engine.to_masks(st)), contradiction, engine.stats.as_dict()
-
-
 class AutoBackend:
     name = "auto"
 
@@ -64,10 +51,8 @@ class AutoBackend:
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
         probe = options.extra.get("probe", DEFAULT_PROBE)
         try:
-            if probe:
-                masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed)
-            else:
-                masks, contradiction, native_stats = _propagate_only(puzzle, deadline, options.fixed)
+            masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
+                                                                     probe=probe)
         except Timeout:
             return self._result(status_of(0, False, limit, True), (), False, start, {"phase": "native"})
         stats = {f"native_{k}": v for k, v in native_stats.items()}

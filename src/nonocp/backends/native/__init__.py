@@ -9,7 +9,8 @@ Public entry points:
   index k), `contradiction` is True when the puzzle has no solution (masks then mean nothing), `stats`
   is a dict (line_solves, cache_hits, probes, ..., seconds). Raises `Timeout` (from
   `nonocp.backends.native.engine`) when `deadline` (a `time.monotonic()` value) passes.
-  `fixed` ({(row, col): allowed colour mask}, as `SolveOptions.fixed`) restricts cells first.
+  `fixed` ({(row, col): allowed colour mask}, as `SolveOptions.fixed`) restricts cells first;
+  `probe=False` stops after line propagation (the `auto` engine's default).
   Pass a list as `trace` to receive `TraceStep`s (engine.py) that replay the deductions in order.
 * `possible_colours(puzzle, deadline=None) -> masks or None`: the all-remaining-cells step over the whole
   puzzle: per cell (masks as above), exactly the colours that occur in some solution; None when there is
@@ -36,8 +37,9 @@ def propagate_and_probe(
     deadline: float | None = None,
     trace: list[TraceStep] | None = None,
     fixed: dict[tuple[int, int], int] | None = None,
+    probe: bool = True,
 ) -> tuple[list[int], bool, dict]:
-    """Line propagation then probing to a fixpoint; see the module docstring."""
+    """Line propagation then (unless `probe` is False) probing to a fixpoint; see the module docstring."""
     start = time.monotonic()
     engine = Engine(puzzle, deadline)
     engine.trace = trace
@@ -47,7 +49,7 @@ def propagate_and_probe(
     contradiction = engine.propagate(st, range(engine.nlines), tracing) < 0
     t1 = time.monotonic()
     engine.stats.seconds["propagate"] = t1 - start
-    if not contradiction:
+    if probe and not contradiction:
         ok, _ = engine.probe(st, tracing)
         contradiction = not ok
         engine.stats.seconds["probe"] = time.monotonic() - t1
