@@ -16,7 +16,7 @@ BACKENDS: dict[str, str] = {
     "native": "nonocp.backends.native:NativeBackend",
     "cpsat": "nonocp.backends.cpsat:CpsatBackend",
     "sat": "nonocp.backends.sat:SatBackend",
-    "auto": "nonocp.backends.auto:AutoBackend",  # hybrid: native propagation + probing, then SAT
+    "auto": "nonocp.backends.auto:AutoBackend",  # hybrid: native line propagation, then SAT
 }
 
 # The engines that `check` compares by default: the independent ones (not hybrids).

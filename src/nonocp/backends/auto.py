@@ -1,7 +1,8 @@
-"""The hybrid engine `auto`: native line propagation and probing first, SAT for what they leave open.
+"""The hybrid engine `auto`: native line propagation first (probing too, with `extra={"probe": True}`),
+SAT for what it leaves open.
 
-1. `nonocp.backends.native.propagate_and_probe` narrows every cell to the colours line logic and
-   probing allow (sound: only impossible colours are removed). A contradiction proves there is no
+1. `nonocp.backends.native.propagate_and_probe` narrows every cell to the colours line logic (and, when
+   asked, probing) allow (sound: only impossible colours are removed). A contradiction proves there is no
    solution; a fully decided grid is the only candidate, checked against the clues.
 2. Otherwise the sat engine solves the puzzle with every narrowed cell passed as `SolveOptions.fixed`:
    decided cells become constants, lines whose cells are all decided drop out of the CNF, and the
@@ -26,8 +27,9 @@ from nonocp.grid import Domains
 from nonocp.puzzle import Puzzle
 from nonocp.result import SolveResult, status_of
 
-# Probing before SAT: measured on the survey set (benchmarks/bench_sat.py --backends), see DEFAULT_PROBE's
-# note in the module docstring; `extra={"probe": True/False}` overrides it.
+# Probing before SAT is off by default: chosen in session 2 from `benchmarks/bench_sat.py --backends` on the
+# survey set (those figures were not written down; re-measure before changing it).
+# `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 
 
@@ -41,7 +43,7 @@ class AutoBackend:
         return self.sat.available()
 
     def version(self) -> str:
-        return f"native propagation + probing, then {self.sat.version()}"
+        return f"native line propagation, then {self.sat.version()}"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         from nonocp.backends.native import Timeout, propagate_and_probe
