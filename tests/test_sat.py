@@ -116,6 +116,74 @@ def test_time_limit_returns_timeout_with_what_was_found(variant):
     assert len(set(result.solutions)) == len(result.solutions)
 
 
+@pytest.fixture
+def hang_guard():
+    """Fail, rather than hang CI, if the hard stop does not happen (a guard, not a speed limit)."""
+    import signal
+
+    def fail(signum, frame):
+        raise AssertionError("the solve was not stopped at its time limit")
+
+    old = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(120)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _hanging_from_call(n: int):
+    """A solve_until that answers normally n-1 times, then never returns and never looks at the clock
+    (what a CaDiCaL conflict slice or a Kissat solve does on a hard formula)."""
+    import nonocp.backends.sat as sat_module
+
+    real = sat_module.solve_until
+    calls = []
+
+    def solve_until(solver, name, deadline):
+        calls.append(name)
+        if len(calls) >= n:
+            while True:
+                pass
+        return real(solver, name, deadline)
+
+    return solve_until
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
+def test_a_solve_that_ignores_the_time_limit_is_killed_keeping_its_solutions(monkeypatch, hang_guard):
+    import nonocp.backends.sat as sat_module
+
+    monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(2))
+    puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)  # 6 permutation matrices
+    result = sat().solve(puzzle, SolveOptions(max_solutions=2, time_limit=0.5))
+    assert result.status is Status.TIMEOUT and not result.exhausted
+    assert len(result.solutions) == 1 and puzzle.is_solution(result.solutions[0])
+    assert result.stats["hard_stop"] is True
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
+def test_a_proof_solve_killed_at_the_limit_keeps_the_verdict(monkeypatch, hang_guard, tmp_path):
+    import nonocp.backends.sat as sat_module
+
+    puzzle = Puzzle((B(2), B(1)), (B(2), B(1)))  # unique
+    # the search takes two solve_until calls (a solution, then UNSAT); the third is the proof solve
+    monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(3))
+    options = SolveOptions(max_solutions=2, time_limit=0.5, extra={"proof_dir": str(tmp_path)})
+    result = sat().solve(puzzle, options)
+    assert result.status is Status.UNIQUE and result.exhausted
+    assert result.stats["proof_status"] == "timeout" and result.proof is None
+    assert not list(tmp_path.glob("*.drat")) and not list(tmp_path.glob("*.partial"))
+
+
+def test_with_a_time_limit_the_child_returns_the_full_answer():
+    puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)
+    progress = []
+    result = sat().solve(puzzle, SolveOptions(max_solutions=None, time_limit=600, progress=progress.append))
+    assert result.status is Status.MULTIPLE and result.exhausted and len(set(result.solutions)) == 6
+    assert result.stats["solves"] == 7 and "hard_stop" not in result.stats
+    assert progress == [{"solutions": n} for n in range(1, 7)]  # relayed from the child as found
+
+
 def test_fixed_cells_are_honoured():
     puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)  # 6 permutation matrices
     result = sat().solve(puzzle, SolveOptions(max_solutions=None, fixed={(0, 0): 0b10}))

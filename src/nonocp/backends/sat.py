@@ -6,8 +6,10 @@
   until `max_solutions` are found or the solver answers UNSAT, which proves no other solution exists.
   Kissat in pysat is not incremental (adding a clause after a solve aborts the whole process, see
   FIELD-NOTES), so for it every round is a fresh one-shot solver holding all blocking clauses so far.
-- `time_limit`: see `solve_until` (interrupt() from a timer thread, or conflict-budget slices for
-  CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling only between rounds).
+- `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
+  conflict-budget slices for CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling
+  only between rounds), and runs in a forked child that is killed HARD_STOP_GRACE seconds after the
+  deadline when it has not (nonocp.forked), keeping the solutions it had sent back.
 - Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py) and
   "proof_dir": when the search ends on UNSAT (no solution, or none besides those found) write there
   `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
@@ -21,16 +23,19 @@ pysat is imported only here.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from nonocp.backends.base import SolveOptions
 from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, PuzzleCnf, encode_puzzle, to_dimacs
 from nonocp.errors import BackendUnavailable, NonocpError
+from nonocp.forked import call_in_child, fork_available
 from nonocp.grid import Grid
 from nonocp.puzzle import Puzzle
 from nonocp.result import Proof, SolveResult, status_of
@@ -49,6 +54,9 @@ NON_INCREMENTAL = frozenset({"kissat404"})
 # how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
 BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
 UNSTOPPABLE = frozenset({"kissat404", "lingeling", "cryptosat"})
+# With a time limit the search runs in a forked child (nonocp.forked), killed this long after the deadline
+# if the in-process stops above have not ended it: enough for a CaDiCaL slice sized for a quarter second.
+HARD_STOP_GRACE = 0.5
 
 
 def canonical_solver_name(name: str) -> str:
@@ -82,36 +90,116 @@ class SatBackend:
         encoding = options.extra.get("encoding", DEFAULT_ENCODING)
         if encoding not in ENCODINGS:
             raise NonocpError(f"sat: unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
-        cnf = encode_puzzle(puzzle, encoding, fixed=options.fixed)
-        search = _Search(cnf, self.solver_name, deadline, options)
+        if deadline is None or not fork_available():
+            return self._solve(puzzle, options, start, deadline, on_solution=_progress_reporter(options))
+        return self._solve_in_child(puzzle, options, start, deadline)
+
+    def _solve(
+        self,
+        puzzle: Puzzle,
+        options: SolveOptions,
+        start: float,
+        deadline: float | None,
+        on_solution: Callable[[Grid], None] | None,
+        on_searched: Callable[[SolveResult], None] | None = None,
+    ) -> SolveResult:
+        cnf = encode_puzzle(puzzle, options.extra.get("encoding", DEFAULT_ENCODING), fixed=options.fixed)
+        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution)
         search.run()
-        proof = None
-        proof_dir = options.extra.get("proof_dir")
-        if proof_dir and search.exhausted:
-            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
-        return SolveResult(
+        result = SolveResult(
             status=status,
             solutions=tuple(search.solutions),
             exhausted=search.exhausted,
             backend=f"{self.name}:{self.solver_name}",
             seconds=time.monotonic() - start,
             stats=search.stats,
-            proof=proof,
         )
+        proof_dir = options.extra.get("proof_dir")
+        if proof_dir and search.exhausted:
+            if on_searched is not None:
+                on_searched(result)
+            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
+            result = dataclasses.replace(result, seconds=time.monotonic() - start, proof=proof)
+        return result
+
+    def _solve_in_child(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float) -> SolveResult:
+        """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
+        (see nonocp.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
+        they are found, so a killed search still returns them."""
+        found: list[Grid] = []
+        searched: list[SolveResult] = []
+
+        def on_message(message: tuple[str, Any]) -> None:
+            kind, payload = message
+            if kind == "solution":
+                found.append(payload)
+                if options.progress is not None:
+                    options.progress({"solutions": len(found)})
+            else:
+                searched.append(payload)
+
+        def in_child(send: Callable[[Any], None]) -> SolveResult:
+            return self._solve(
+                puzzle, options, start, deadline,
+                on_solution=lambda grid: send(("solution", grid)),
+                on_searched=lambda result: send(("searched", result)),
+            )
+
+        finished, result = call_in_child(in_child, deadline + HARD_STOP_GRACE, on_message)
+        if finished:
+            return result
+        seconds = time.monotonic() - start
+        if searched:  # the search had ended; the proof solve was still running
+            done = searched[-1]
+            stats = {**done.stats, "proof_status": "timeout", "hard_stop": True}
+            return dataclasses.replace(done, seconds=seconds, stats=stats)
+        return SolveResult(
+            status=status_of(len(found), False, _solutions_wanted(options.max_solutions), True),
+            solutions=tuple(found),
+            exhausted=False,
+            backend=f"{self.name}:{self.solver_name}",
+            seconds=seconds,
+            stats={"solver": self.solver_name, "encoding": options.extra.get("encoding", DEFAULT_ENCODING),
+                   "hard_stop": True},
+        )
+
+
+def _solutions_wanted(max_solutions: int | None) -> int | None:
+    # asking for no solution still means deciding whether there is one
+    return 1 if max_solutions is not None and max_solutions < 1 else max_solutions
+
+
+def _progress_reporter(options: SolveOptions) -> Callable[[Grid], None] | None:
+    progress = options.progress
+    if progress is None:
+        return None
+    count = 0
+
+    def report(grid: Grid) -> None:
+        nonlocal count
+        count += 1
+        progress({"solutions": count})
+
+    return report
 
 
 class _Search:
     """The blocking-clause loop on one pysat solver (a fresh one per round for non-incremental solvers)."""
 
-    def __init__(self, cnf: PuzzleCnf, solver_name: str, deadline: float | None, options: SolveOptions) -> None:
+    def __init__(
+        self,
+        cnf: PuzzleCnf,
+        solver_name: str,
+        deadline: float | None,
+        limit: int | None,
+        on_solution: Callable[[Grid], None] | None,
+    ) -> None:
         self.cnf = cnf
         self.solver_name = solver_name
         self.deadline = deadline
-        self.options = options
-        limit = options.max_solutions
-        # asking for no solution still means deciding whether there is one
-        self.limit = 1 if limit is not None and limit < 1 else limit
+        self.on_solution = on_solution
+        self.limit = _solutions_wanted(limit)
         self.solutions: list[Grid] = []
         self.blocking: list[list[int]] = []
         self.exhausted = False
@@ -154,8 +242,8 @@ class _Search:
                 self.solutions.append(grid)
                 block = self.cnf.blocking_clause(grid)
                 self.blocking.append(block)
-                if self.options.progress is not None:
-                    self.options.progress({"solutions": len(self.solutions)})
+                if self.on_solution is not None:
+                    self.on_solution(grid)
                 if incremental:
                     solver.add_clause(block)
                 else:
@@ -257,8 +345,10 @@ def write_proof(
             stats["proof_status"] = "timeout" if answer is None else "sat (not a refutation)"
             return Proof(cnf_path=cnf_path, proof_path=None)
         lines = solver.get_proof() or []
-    with open(proof_path, "w", encoding="ascii") as f:
+    partial = proof_path + ".partial"  # renamed when complete: a killed child leaves no truncated proof
+    with open(partial, "w", encoding="ascii") as f:
         f.writelines(line + "\n" for line in lines)
+    os.replace(partial, proof_path)
     stats["proof_status"] = "written"
     stats["proof_lines"] = len(lines)
     return Proof(cnf_path=cnf_path, proof_path=proof_path)

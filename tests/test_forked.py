@@ -1,0 +1,127 @@
+"""nonocp.forked: a function run in a forked child answers, streams messages, raises, or is killed at its
+deadline and reaped.
+
+A broken kill would make these tests wait for ever, so each one runs under an alarm that fails it after
+two minutes instead (a guard against hanging CI, not a speed limit: a working kill takes milliseconds).
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import signal
+import time
+
+import pytest
+
+from nonocp.errors import NonocpError, ParseError
+from nonocp.forked import ChildCrashed, ChildFailed, call_in_child, fork_available
+
+pytestmark = pytest.mark.skipif(not fork_available(), reason="no os.fork on this platform")
+
+
+@pytest.fixture(autouse=True)
+def hang_guard():
+    def fail(signum, frame):
+        raise AssertionError("call_in_child did not return: the child was not killed")
+
+    old = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(120)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_returns_the_value_and_delivers_messages_in_order():
+    got = []
+
+    def fn(send):
+        for i in range(500):
+            send(("n", i, "x" * i))  # frames of many sizes, several per pipe read
+        return {"pid": os.getpid(), "big": b"y" * 3_000_000}  # larger than one read of the pipe
+
+    finished, value = call_in_child(fn, None, got.append)
+    assert finished
+    assert got == [("n", i, "x" * i) for i in range(500)]
+    assert value["big"] == b"y" * 3_000_000
+    assert value["pid"] != os.getpid() and _gone(value["pid"])
+
+
+def test_a_child_still_running_at_the_deadline_is_killed_keeping_earlier_messages():
+    got = []
+
+    def fn(send):
+        send(os.getpid())
+        send("before the loop")
+        while True:  # a solver that never checks the clock
+            pass
+
+    finished, value = call_in_child(fn, time.monotonic() + 0.5, got.append)
+    assert (finished, value) == (False, None)
+    assert got[1:] == ["before the loop"]
+    assert _gone(got[0])  # killed and reaped: no zombie left behind
+
+
+def test_exceptions_come_back_as_themselves_or_with_their_message():
+    def raises(exc):
+        def fn(send):
+            raise exc
+
+        return fn
+
+    with pytest.raises(ValueError, match="bad value"):
+        call_in_child(raises(ValueError("bad value")), None)
+    # ParseError's constructor takes three arguments, so it does not survive pickling: the message does
+    with pytest.raises(NonocpError, match=r"p\.non:3: no clue"):
+        call_in_child(raises(ParseError("p.non", 3, "no clue")), None)
+
+    class Local(Exception):  # not picklable: defined inside a function
+        pass
+
+    with pytest.raises(ChildFailed, match="Local: from the child"):
+        call_in_child(raises(Local("from the child")), None)
+
+
+def test_a_child_that_dies_is_an_error_not_a_hang():
+    def fn(send):
+        faulthandler.disable()  # pytest's would print the child's stack on the abort
+        os.kill(os.getpid(), signal.SIGABRT)  # what Kissat does on a clause added after a solve
+
+    with pytest.raises(ChildCrashed, match="SIGABRT"):
+        call_in_child(fn, None)
+
+    with pytest.raises(ChildCrashed, match="exit code 7"):
+        call_in_child(lambda send: os._exit(7), None)
+
+
+def test_ctrl_c_in_the_caller_kills_the_child():
+    got = []
+
+    def fn(send):
+        send(os.getpid())
+        while True:
+            pass
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGUSR1, interrupt)
+    try:
+        # a message arrives first, then Ctrl-C (SIGUSR1 standing in for SIGINT, which pytest handles itself)
+        def on_message(pid):
+            got.append(pid)
+            os.kill(os.getpid(), signal.SIGUSR1)
+
+        with pytest.raises(KeyboardInterrupt):
+            call_in_child(fn, None, on_message)
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    assert _gone(got[0])
