@@ -57,9 +57,11 @@ def call_in_child(
     NonocpError with the same message, for nonocp's own errors).
     """
     read_fd, write_fd = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)
+        _die_with(parent)
         _child_main(fn, write_fd)
     os.close(write_fd)
     reaped = False
@@ -105,6 +107,20 @@ def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int) -> No
         code = 1
     finally:
         os._exit(code)  # no atexit handlers, no flushing of buffers copied from the caller
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this child when the caller dies (Linux), so that a caller killed from outside
+    (a `nonocp bench` worker past its hard limit gets SIGKILL) leaves no solver running on its own."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: an orphan still ends at its own deadline, unless its solver cannot be stopped
+    if os.getppid() != parent:  # the caller died before prctl took effect
+        os._exit(1)
 
 
 def _portable(exc: BaseException) -> BaseException:

@@ -9,7 +9,8 @@
 - `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
   conflict-budget slices for CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling
   only between rounds), and runs in a forked child that is killed HARD_STOP_GRACE seconds after the
-  deadline when it has not (nonocp.forked), keeping the solutions it had sent back.
+  deadline when it has not (nonocp.forked), keeping the solutions it had sent back; `extra={"hard_stop":
+  False}` keeps it in this process (for callers that cannot fork, and for benchmarks/bench_timeout.py).
 - Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py) and
   "proof_dir": when the search ends on UNSAT (no solution, or none besides those found) write there
   `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
@@ -90,7 +91,7 @@ class SatBackend:
         encoding = options.extra.get("encoding", DEFAULT_ENCODING)
         if encoding not in ENCODINGS:
             raise NonocpError(f"sat: unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
-        if deadline is None or not fork_available():
+        if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
             return self._solve(puzzle, options, start, deadline, on_solution=_progress_reporter(options))
         return self._solve_in_child(puzzle, options, start, deadline)
 
@@ -152,7 +153,7 @@ class SatBackend:
         seconds = time.monotonic() - start
         if searched:  # the search had ended; the proof solve was still running
             done = searched[-1]
-            stats = {**done.stats, "proof_status": "timeout", "hard_stop": True}
+            stats = {**done.stats, "proof_status": "timeout", "killed_at_time_limit": True}
             return dataclasses.replace(done, seconds=seconds, stats=stats)
         return SolveResult(
             status=status_of(len(found), False, _solutions_wanted(options.max_solutions), True),
@@ -161,7 +162,7 @@ class SatBackend:
             backend=f"{self.name}:{self.solver_name}",
             seconds=seconds,
             stats={"solver": self.solver_name, "encoding": options.extra.get("encoding", DEFAULT_ENCODING),
-                   "hard_stop": True},
+                   "killed_at_time_limit": True},
         )
 
 
