@@ -344,3 +344,32 @@ def test_drat_trim_verifies_a_survey_uniqueness_proof(tmp_path):
     assert result.status is Status.UNIQUE and result.proof and result.proof.proof_path
     out = subprocess.run(["drat-trim", result.proof.cnf_path, result.proof.proof_path], capture_output=True, text=True)
     assert "s VERIFIED" in out.stdout
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
+def test_kissat_is_stopped_at_the_time_limit_from_the_command_line():
+    """Kissat cannot be interrupted in pysat at all; Knotty takes it minutes (166 s published, more than
+    900 s on a slow machine). With the hard stop `--timeout 1` answers `timeout`, exit 3. Without it this
+    would run until Kissat finished, so the subprocess gets a generous cap that fails the test instead."""
+    import json
+    import sys
+
+    knotty = corpus_path("webpbn-survey", "free", "webpbn-knotty.txt")
+    if "kissat404" not in canonical_names():
+        pytest.skip("this pysat has no Kissat")
+    cmd = [sys.executable, "-m", "nonocp.cli", "solve", str(knotty), "--backend", "sat:kissat404", "--timeout", "1",
+           "--format", "json"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
+    except subprocess.TimeoutExpired:
+        pytest.fail("Kissat was not stopped at the time limit")
+    assert p.returncode == 3, p.stderr
+    out = json.loads(p.stdout)
+    assert out["status"] == "timeout" and out["solutions"] == []
+    assert out["stats"]["killed_at_time_limit"] is True
+
+
+def canonical_names() -> set[str]:
+    from pysat.solvers import SolverNames
+
+    return {name for name in vars(SolverNames) if not name.startswith("_")}
