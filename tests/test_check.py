@@ -276,11 +276,33 @@ def test_command_exits_4_on_verdict_disagreement(fakes, tmp_path):
     assert "m.non" in result.stderr and "otherunique" in result.stderr and "brute" in result.stderr
 
 
-def test_command_timeout_only_is_exit_0(fakes, tmp_path):
+def _words(text: str) -> str:
+    return " ".join(text.split())  # rich wraps long table titles
+
+
+def test_command_says_when_a_verdict_is_cross_checked(fakes, tmp_path):
+    path = write(tmp_path, "u.non", UNIQUE)
+    result = invoke(path, "--backends", "brute,brute2")
+    assert result.exit_code == 0
+    assert "agree (unique, cross-checked by 2 engines)" in _words(result.output)
+
+
+def test_command_one_verdict_beside_a_timeout_is_exit_0_but_not_cross_checked(fakes, tmp_path):
     path = write(tmp_path, "u.non", UNIQUE)
     result = invoke(path, "--backends", "brute,slow", "--timeout", "1")
     assert result.exit_code == 0
-    assert "timeout" in result.output
+    out = _words(result.output)
+    assert "timeout" in out and "unique by one engine only" in out and "cross-checked by" not in out
+
+
+def test_command_with_no_verdict_at_all_is_exit_3_not_agreement(fakes, tmp_path):
+    good = write(tmp_path, "u.non", UNIQUE)
+    result = invoke(good, "--backends", "slow", "--timeout", "1")
+    assert result.exit_code == 3
+    assert "no verdict" in _words(result.output)
+    assert "u.non" in result.stderr and "no engine reached a verdict" in result.stderr
+    doc = json.loads(invoke(good, "--backends", "slow", "--format", "json").stdout)
+    assert doc["puzzles"][0]["deciders"] == 0 and doc["puzzles"][0]["verdict"] == "timeout"
 
 
 def test_command_json(fakes, tmp_path):

@@ -91,6 +91,11 @@ class CrossCheck:
         return decisive.pop() if len(decisive) == 1 else "timeout"
 
     @property
+    def deciders(self) -> int:
+        """How many engines reached a verdict: two or more that agree make the verdict cross-checked."""
+        return sum(1 for r in self.runs if r.decisive)
+
+    @property
     def culprits(self) -> tuple[str, ...]:
         """Every engine named in a disagreement, in run order."""
         named = {e for d in self.disagreements for e in d.engines}

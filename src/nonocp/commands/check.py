@@ -1,7 +1,10 @@
 """`nonocp check PUZZLE...`: run every independent engine on each puzzle and compare what they say.
 
-Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 0 otherwise (a
-timeout is shown but is not a disagreement). The comparison rules live in nonocp.crosscheck.
+Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 3 when on some
+puzzle every engine ran out of time (nothing was checked: "agree" would be vacuous), 0 otherwise. A
+timeout next to a verdict is shown but is not a disagreement; each puzzle's title says whether its
+verdict was cross-checked (two or more engines reached it) or reached by one engine only. The comparison
+rules live in nonocp.crosscheck.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from nonocp.commands._common import EXIT_BAD_INPUT, EXIT_DISAGREE, fail, guarded, load_puzzles
+from nonocp.commands._common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_TIMEOUT, fail, guarded, load_puzzles
 
 FORMATS = ("text", "json")
 
@@ -36,10 +39,22 @@ def _label(path: str, index: int, count: int, title: str) -> str:
     return f"{where} [{title}]" if title else where
 
 
+def _summary(check) -> str:
+    """The table's title after the puzzle's name: whether the verdict was checked, and by how many."""
+    if not check.agree:
+        return "[bold red]DISAGREE[/]"
+    if check.deciders >= 2:
+        return f"[green]agree[/] ({check.verdict}, cross-checked by {check.deciders} engines)"
+    if check.deciders == 1:
+        return f"[yellow]{check.verdict} by one engine only[/] (not cross-checked: the others ran out of time)"
+    return "[yellow]no verdict[/]: every engine ran out of time"
+
+
 def _json_of(check) -> dict:
     return {
         "puzzle": check.puzzle,
         "agree": check.agree,
+        "deciders": check.deciders,
         "verdict": check.verdict,
         "solutions": check.solution_count,
         "engines": [
@@ -65,7 +80,7 @@ def _print_table(console, check) -> None:
     from rich.table import Table
 
     # names and messages come from files and exceptions: escape them, "[Political]" is not a style
-    title = f"{escape(check.puzzle)}: " + ("[green]agree[/]" if check.agree else "[bold red]DISAGREE[/]")
+    title = f"{escape(check.puzzle)}: " + _summary(check)
     table = Table(title=title, title_justify="left")
     table.add_column("engine")
     table.add_column("verdict")
@@ -138,3 +153,8 @@ def register(app: typer.Typer) -> None:
             print(f"nonocp: {c.puzzle}: engines {', '.join(c.culprits)} disagree ({kinds})", file=sys.stderr)
         if bad:
             raise typer.Exit(EXIT_DISAGREE)
+        undecided = [c for c in checks if c.deciders == 0]
+        for c in undecided:
+            print(f"nonocp: {c.puzzle}: no engine reached a verdict in time", file=sys.stderr)
+        if undecided:
+            raise typer.Exit(EXIT_TIMEOUT)
