@@ -38,3 +38,13 @@ class CpuSplit:
         return (f"CPU split over the run (all cores): busy {100 * busy / total:.0f}%, "
                 f"idle {100 * (delta[3] + delta[4]) / total:.0f}%, stolen by the hypervisor "
                 f"{100 * delta[7] / total:.0f}%")
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process plus its finished children: the sat engine runs a solve with a time limit
+    in a forked child (nonocp.forked), whose CPU time.process_time() alone would miss."""
+    import resource
+    import time
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
