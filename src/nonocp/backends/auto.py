@@ -27,8 +27,10 @@ from nonocp.grid import Domains
 from nonocp.puzzle import Puzzle
 from nonocp.result import SolveResult, status_of
 
-# Probing before SAT is off by default: chosen in session 2 from `benchmarks/bench_sat.py --backends` on the
-# survey set (those figures were not written down; re-measure before changing it).
+# Probing before SAT is off by default. Measured in session 6 (`benchmarks/bench_sat.py --backends
+# auto,auto+probe --timeout 60`, the 31 survey puzzles, one run on a loaded machine; benchmarks/README.md):
+# without probing 5 timeouts and 246 CPU s, with probing 7 timeouts (Nature and Marley too) and 267 CPU s.
+# Probing won on some puzzles (M&M, Smoke, Thing, Center) and lost on others (Forever, Petro, Tragic, DiCap).
 # `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 
