@@ -252,6 +252,15 @@ def _deciders(record: dict) -> int:
     return sum(run["status"] in VERDICTS for run in record["runs"].values())
 
 
+def _proven_multiple(record: dict) -> bool:
+    """Decided by one engine only, as `multiple` with two or more solutions, and nothing wrong found: the
+    crosscheck rejects invalid and repeated grids (they would be problems), so these are two distinct
+    grids that the independent checker accepted, which proves several solutions without trusting it."""
+    if _deciders(record) != 1 or not record["agree"]:
+        return False
+    return any(run["status"] == "multiple" and run.get("n", 0) >= 2 for run in record["runs"].values())
+
+
 def merge_records(records: list[dict]) -> dict[tuple, dict]:
     """One record per puzzle, from all its records: the latest record's fields, with every engine's latest
     run from any record (so a later run with other engines, e.g. --only-undecided with cpsat, adds to the
@@ -287,9 +296,10 @@ def write_report(records: list[dict], path: Path = REPORT) -> str:
 
     lines = ["# Engine cross-check report", "", f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} "
              "by `benchmarks/crosscheck.py` (records in benchmarks/out/crosscheck.jsonl).", ""]
-    lines += ["| set | puzzles | agree | disagree | decided by 2+ engines | unique | multiple | none | "
+    lines += ["| set | puzzles | agree | disagree | decided by 2+ engines | one engine: multiple, proven | "
+              "one engine: unchecked | unique | multiple | none | "
               "timeout (no verdict) | engine timeouts | goals ok | counts ok |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     for name in ("survey", "db", "picross", "tournament"):
         rs = by_set.get(name, [])
         if not rs:
@@ -301,12 +311,18 @@ def write_report(records: list[dict], path: Path = REPORT) -> str:
         counted = [r for r in rs if r["count"] is not None and not r["count"].startswith("above")]
         lines.append(
             f"| {name} | {len(rs)} | {sum(r['agree'] for r in rs)} | {sum(not r['agree'] for r in rs)} | "
-            f"{sum(_deciders(r) >= 2 for r in rs)} | {verdicts['unique']} | {verdicts['multiple']} | "
+            f"{sum(_deciders(r) >= 2 for r in rs)} | {sum(_proven_multiple(r) for r in rs)} | "
+            f"{sum(_deciders(r) == 1 and not _proven_multiple(r) for r in rs)} | "
+            f"{verdicts['unique']} | {verdicts['multiple']} | "
             f"{verdicts['none']} | {verdicts['timeout']} | "
             f"{', '.join(f'{e} {timeouts[e]}' for e in engines) or '-'} | "
             f"{sum(r['goal'] == 'ok' for r in goals)}/{len(goals)} | "
             f"{sum(r['count'] == 'ok' for r in counted)}/{len(counted)} |"
         )
+    lines.append("")
+    lines.append("A puzzle decided by one engine only is proven anyway when that engine's verdict is `multiple`: it "
+                 "reported two distinct grids and nonocp.verify (which shares no code with the engines) accepted "
+                 "both, and two solutions prove several. A `unique` or `none` from one engine is unchecked.")
     lines.append("")
 
     ran = Counter()

@@ -105,6 +105,24 @@ class SlowBackend(BruteBackend):
         return SolveResult(Status.TIMEOUT, (), False, self.name)
 
 
+class FirstThenTimeoutBackend(BruteBackend):
+    """Runs out of time after finding the first solution (in brute-force order)."""
+
+    name = "first"
+
+    def solve(self, puzzle, options):
+        return SolveResult(Status.TIMEOUT, tuple(brute_force(puzzle)[:1]), False, self.name)
+
+
+class LastThenTimeoutBackend(BruteBackend):
+    """Runs out of time after finding the last solution (in brute-force order)."""
+
+    name = "last"
+
+    def solve(self, puzzle, options):
+        return SolveResult(Status.TIMEOUT, tuple(brute_force(puzzle)[-1:]), False, self.name)
+
+
 class CrashBackend(BruteBackend):
     name = "crash"
 
@@ -120,6 +138,8 @@ FAKES = {
     "otherunique": "OtherUniqueBackend",
     "slow": "SlowBackend",
     "crash": "CrashBackend",
+    "first": "FirstThenTimeoutBackend",
+    "last": "LastThenTimeoutBackend",
 }
 
 
@@ -293,6 +313,26 @@ def test_command_one_verdict_beside_a_timeout_is_exit_0_but_not_cross_checked(fa
     assert result.exit_code == 0
     out = _words(result.output)
     assert "timeout" in out and "unique by one engine only" in out and "cross-checked by" not in out
+
+
+def test_command_a_multiple_verdict_from_one_engine_is_proven_by_its_two_verified_solutions(fakes, tmp_path):
+    path = write(tmp_path, "m.non", MULTI)
+    result = invoke(path, "--backends", "brute,slow")
+    assert result.exit_code == 0
+    out = _words(result.output)
+    assert "multiple, proven: two distinct solutions passed the independent check" in out
+    assert "one engine only" not in out
+
+
+def test_two_timed_out_engines_with_different_solutions_prove_multiple(fakes, tmp_path):
+    check = crosscheck(MULTI, ["first", "last"])
+    assert check.deciders == 0 and check.proven_multiple and check.verdict == "multiple"
+    # the same grid twice proves nothing
+    same = crosscheck(MULTI, ["first", "first"])
+    assert not same.proven_multiple and same.verdict == "timeout"
+    path = write(tmp_path, "m.non", MULTI)
+    assert invoke(path, "--backends", "first,last").exit_code == 0
+    assert invoke(path, "--backends", "first").exit_code == 3
 
 
 def test_command_with_no_verdict_at_all_is_exit_3_not_agreement(fakes, tmp_path):

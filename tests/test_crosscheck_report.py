@@ -50,3 +50,24 @@ def test_a_verdict_from_a_later_run_replaces_no_verdict():
     later = record({"cpsat": "unique"}, "unique")
     (merged,) = crosscheck_bench.merge_records([first, later]).values()
     assert merged["verdict"] == "unique" and crosscheck_bench._deciders(merged) == 1
+
+
+def test_a_single_multiple_verdict_with_two_verified_grids_counts_as_proven(tmp_path):
+    proven = record({"native": "timeout", "sat": "multiple"}, "multiple")
+    one_grid = record({"native": "timeout", "sat": "multiple"}, "multiple")
+    one_grid["runs"]["sat"]["n"] = 1
+    unique = record({"native": "timeout", "sat": "unique"}, "unique")
+    broken = record({"native": "timeout", "sat": "multiple"}, "multiple", agree=False)
+    both = record({"native": "multiple", "sat": "multiple"}, "multiple")
+    assert crosscheck_bench._proven_multiple(proven)
+    assert not crosscheck_bench._proven_multiple(one_grid)
+    assert not crosscheck_bench._proven_multiple(unique)
+    assert not crosscheck_bench._proven_multiple(broken)
+    assert not crosscheck_bench._proven_multiple(both)  # cross-checked, counted in its own column
+    for i, r in enumerate([proven, unique, both]):
+        r["index"] = i
+    text = crosscheck_bench.write_report([proven, unique, both], tmp_path / "report.md")
+    row = next(line for line in text.splitlines() if line.startswith("| tournament "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    # set, puzzles, agree, disagree, decided by 2+, one engine proven multiple, one engine unchecked, ...
+    assert cells[1:7] == ["3", "3", "0", "1", "1", "1"]

@@ -84,16 +84,28 @@ class CrossCheck:
 
     @property
     def verdict(self) -> str:
-        """The common decisive verdict, "timeout" when no engine reached one, "disagree" when they differ."""
+        """The common decisive verdict, "timeout" when no engine reached one (unless their solutions prove
+        several), "disagree" when they differ."""
         if self.disagreements:
             return "disagree"
         decisive = {r.status for r in self.runs if r.decisive}
+        if not decisive and self.proven_multiple:
+            return Status.MULTIPLE.value  # timed-out engines found two distinct valid grids between them
         return decisive.pop() if len(decisive) == 1 else "timeout"
 
     @property
     def deciders(self) -> int:
         """How many engines reached a verdict: two or more that agree make the verdict cross-checked."""
         return sum(1 for r in self.runs if r.decisive)
+
+    @property
+    def proven_multiple(self) -> bool:
+        """Two distinct grids accepted by the independent checker, from any engines (timed-out ones too):
+        that proves several solutions without trusting any engine, even when only one reached a verdict."""
+        grids: set[Grid] = set()
+        for r in self.runs:
+            grids |= r.verified
+        return len(grids) >= 2
 
     @property
     def culprits(self) -> tuple[str, ...]:

@@ -3,8 +3,9 @@
 Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 3 when on some
 puzzle every engine ran out of time (nothing was checked: "agree" would be vacuous), 0 otherwise. A
 timeout next to a verdict is shown but is not a disagreement; each puzzle's title says whether its
-verdict was cross-checked (two or more engines reached it) or reached by one engine only. The comparison
-rules live in nonocp.crosscheck.
+verdict was cross-checked (two or more engines reached it), proven (`multiple` backed by two distinct
+grids that passed the independent check, whichever engines found them) or reached by one engine only.
+The comparison rules live in nonocp.crosscheck.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def _summary(check) -> str:
         return "[bold red]DISAGREE[/]"
     if check.deciders >= 2:
         return f"[green]agree[/] ({check.verdict}, cross-checked by {check.deciders} engines)"
+    if check.proven_multiple:
+        return ("[green]multiple[/], proven: two distinct solutions passed the independent check "
+                f"(engines with a verdict: {check.deciders})")
     if check.deciders == 1:
         return f"[yellow]{check.verdict} by one engine only[/] (not cross-checked: the others ran out of time)"
     return "[yellow]no verdict[/]: every engine ran out of time"
@@ -55,6 +59,7 @@ def _json_of(check) -> dict:
         "puzzle": check.puzzle,
         "agree": check.agree,
         "deciders": check.deciders,
+        "proven_multiple": check.proven_multiple,
         "verdict": check.verdict,
         "solutions": check.solution_count,
         "engines": [
@@ -153,7 +158,7 @@ def register(app: typer.Typer) -> None:
             print(f"nonocp: {c.puzzle}: engines {', '.join(c.culprits)} disagree ({kinds})", file=sys.stderr)
         if bad:
             raise typer.Exit(EXIT_DISAGREE)
-        undecided = [c for c in checks if c.deciders == 0]
+        undecided = [c for c in checks if c.deciders == 0 and not c.proven_multiple]
         for c in undecided:
             print(f"nonocp: {c.puzzle}: no engine reached a verdict in time", file=sys.stderr)
         if undecided:
