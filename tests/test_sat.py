@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -143,7 +144,7 @@ def _hanging_from_call(n: int):
         calls.append(name)
         if len(calls) >= n:
             while True:
-                pass
+                time.sleep(1)  # never returns (sleeping rather than spinning spares a CI core)
         return real(solver, name, deadline)
 
     return solve_until
@@ -154,9 +155,10 @@ def test_a_solve_that_ignores_the_time_limit_is_killed_keeping_its_solutions(mon
     import nonocp.backends.sat as sat_module
 
     monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(2))
-    # the limit leaves a loaded machine time for the first solve; the second never ends and is killed
+    # 10 s: time for the first solve even when a loaded machine stalls for seconds (seen here); the second
+    # never ends and is killed
     puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)  # 6 permutation matrices
-    result = sat().solve(puzzle, SolveOptions(max_solutions=2, time_limit=3))
+    result = sat().solve(puzzle, SolveOptions(max_solutions=2, time_limit=10))
     assert result.status is Status.TIMEOUT and not result.exhausted
     assert len(result.solutions) == 1 and puzzle.is_solution(result.solutions[0])
     assert result.stats["killed_at_time_limit"] is True
@@ -169,7 +171,7 @@ def test_a_proof_solve_killed_at_the_limit_keeps_the_verdict(monkeypatch, hang_g
     puzzle = Puzzle((B(2), B(1)), (B(2), B(1)))  # unique
     # the search takes two solve_until calls (a solution, then UNSAT); the third is the proof solve
     monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(3))
-    options = SolveOptions(max_solutions=2, time_limit=3, extra={"proof_dir": str(tmp_path)})
+    options = SolveOptions(max_solutions=2, time_limit=10, extra={"proof_dir": str(tmp_path)})
     result = sat().solve(puzzle, options)
     assert result.status is Status.UNIQUE and result.exhausted
     assert result.stats["proof_status"] == "timeout" and result.proof is None
