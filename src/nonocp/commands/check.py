@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
         input_format: Annotated[str | None, typer.Option("--from", help="Input format (default: detect).")] = None,
     ) -> None:
-        """Run every engine on each puzzle and compare verdicts and solutions (exit 4 if they disagree)."""
+        """Run every engine on each puzzle, compare verdicts and solutions (exit 4: they disagree; 3: none decided)."""
         from nonocp.crosscheck import crosscheck
 
         if fmt not in FORMATS:
