@@ -396,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--only-undecided", action="store_true",
                     help="run only puzzles that fewer than two engines have decided so far (to add an engine)")
+    ap.add_argument("--only-without-verdict", action="store_true",
+                    help="run only puzzles that no engine has decided so far (to retry them with a longer limit)")
     args = ap.parse_args(argv)
     if hasattr(os, "nice"):
         os.nice(10)
@@ -417,7 +419,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skipping engine {e}: {exc}", file=sys.stderr)
     engines = tuple(usable)
     done = set() if args.rerun else {key(r) for r in load_records()}
-    decided = {(r["file"], r["index"]) for r in merge_records(load_records()).values() if _deciders(r) >= 2}
+    merged = merge_records(load_records()).values()
+    # --only-undecided skips what two engines decided; --only-without-verdict skips what any engine decided
+    need = 1 if args.only_without_verdict else 2
+    decided = {(r["file"], r["index"]) for r in merged if _deciders(r) >= need}
     first, _, last = args.tournament_range.partition("-")
     sources = {
         "survey": lambda: survey_items(),
@@ -431,7 +436,8 @@ def main(argv: list[str] | None = None) -> int:
             timeout = args.tournament_timeout if name == "tournament" else args.timeout
             for item in sources[name]():
                 k = (item["file"], item["index"], engines, timeout)
-                if k in done or (args.only_undecided and (item["file"], item["index"]) in decided):
+                skip_decided = args.only_undecided or args.only_without_verdict
+                if k in done or (skip_decided and (item["file"], item["index"]) in decided):
                     continue
                 t = time.perf_counter()
                 record = run_item(item, engines, timeout, args.count_limit, name == "picross" and not args.no_backbones)

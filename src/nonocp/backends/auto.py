@@ -37,6 +37,8 @@ DEFAULT_PROBE = False
 
 class AutoBackend:
     name = "auto"
+    # its own probing switch, and the sat engine's options (passed on to the SAT stage)
+    OPTIONS = {"probe": bool, **SatBackend.OPTIONS}
 
     def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
         self.sat = SatBackend(variant)

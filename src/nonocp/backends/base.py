@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from nonocp.errors import NonocpError
 from nonocp.puzzle import Puzzle
 from nonocp.result import SolveResult
 
@@ -50,3 +51,35 @@ class Backend(Protocol):
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         ...
+
+
+# What `nonocp solve --option KEY=VALUE` may set in SolveOptions.extra, declared by each engine as its
+# class attribute OPTIONS: key -> the words it takes (a tuple), or bool (true/false, yes/no, on/off, 1/0).
+OptionSpec = dict[str, Any]
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def parse_engine_options(specs: list[str], backend: Any) -> dict[str, Any]:
+    """`["encoding=automaton", "phase=background"]` -> {"encoding": "automaton", ...}, checked against the
+    engine's OPTIONS; NonocpError (one line, naming the option and what it takes) for anything else."""
+    accepted: OptionSpec = getattr(backend, "OPTIONS", {})
+    out: dict[str, Any] = {}
+    for spec in specs:
+        key, sep, value = spec.partition("=")
+        key, value = key.strip().replace("-", "_"), value.strip()
+        if not sep or not key:
+            raise NonocpError(f"--option {spec!r}: write it as KEY=VALUE")
+        kind = accepted.get(key)
+        if kind is None:
+            known = ", ".join(sorted(accepted)) or "none"
+            raise NonocpError(f"--option {key}: engine {backend.name} has no such option (its options: {known})")
+        if kind is bool:
+            if value.lower() not in _TRUE + _FALSE:
+                raise NonocpError(f"--option {key}={value}: expected true or false")
+            out[key] = value.lower() in _TRUE
+        elif value not in kind:
+            raise NonocpError(f"--option {key}={value}: choose from {', '.join(kind)}")
+        else:
+            out[key] = value
+    return out

@@ -278,6 +278,7 @@ class CpsatBackend:
     colour cell model and whether cell domains are first cut by each line (`plain` = not cut)."""
 
     name = "cpsat"
+    OPTIONS = {"uniqueness": UNIQUENESS_MODES, "cell_model": CELL_MODELS, "cut_domains": bool}  # `solve --option`
 
     def __init__(self, variant: str = "") -> None:
         self.uniqueness = "enumerate"

@@ -11,8 +11,9 @@
   only between rounds), and runs in a forked child that is killed HARD_STOP_GRACE seconds after the
   deadline when it has not (nonocp.forked), keeping the solutions it had sent back; `extra={"hard_stop":
   False}` keeps it in this process (for callers that cannot fork, and for benchmarks/bench_timeout.py).
-- Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py) and
-  "proof_dir": when the search ends on UNSAT (no solution, or none besides those found) write there
+- Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py),
+  "phase" (PHASES: which value the solver tries first for a cell, see DEFAULT_PHASE) and "proof_dir":
+  when the search ends on UNSAT (no solution, or none besides those found) write there
   `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
   that it is unsatisfiable), and return them as `SolveResult.proof`. The proof comes from a separate
   one-shot solve of that final formula, so that it is a plain DRAT refutation of exactly the written
@@ -34,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nonocp.backends.base import SolveOptions
-from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, PuzzleCnf, encode_puzzle, to_dimacs
+from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
 from nonocp.errors import BackendUnavailable, NonocpError
 from nonocp.forked import call_in_child, fork_available
 from nonocp.grid import Grid
@@ -58,6 +59,11 @@ UNSTOPPABLE = frozenset({"kissat404", "lingeling", "cryptosat"})
 # With a time limit the search runs in a forked child (nonocp.forked), killed this long after the deadline
 # if the in-process stops above have not ended it: enough for a CaDiCaL slice sized for a quarter second.
 HARD_STOP_GRACE = 0.5
+# The value a solver tries first on a cell variable it decides: "background" sets every cell's background
+# literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
+# "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
+PHASES = ("background", "solver")
+DEFAULT_PHASE = "solver"
 
 
 def canonical_solver_name(name: str) -> str:
@@ -75,6 +81,7 @@ def canonical_solver_name(name: str) -> str:
 
 class SatBackend:
     name = "sat"
+    OPTIONS = {"encoding": tuple(ENCODINGS), "phase": PHASES}  # settable by `nonocp solve --option`
 
     def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
         self.solver_name = canonical_solver_name(variant) if self.available() else variant
@@ -91,6 +98,8 @@ class SatBackend:
         encoding = options.extra.get("encoding", DEFAULT_ENCODING)
         if encoding not in ENCODINGS:
             raise NonocpError(f"sat: unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        if options.extra.get("phase", DEFAULT_PHASE) not in PHASES:
+            raise NonocpError(f"sat: unknown phase {options.extra['phase']!r}; choose from {', '.join(PHASES)}")
         if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
             progress = options.progress
             report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
@@ -108,7 +117,8 @@ class SatBackend:
         on_searched: Callable[[SolveResult], None] | None = None,
     ) -> SolveResult:
         cnf = encode_puzzle(puzzle, encoding, fixed=options.fixed)
-        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution)
+        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution,
+                         phase=options.extra.get("phase", DEFAULT_PHASE))
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
         result = SolveResult(
@@ -185,8 +195,10 @@ class _Search:
         deadline: float | None,
         limit: int | None,
         on_solution: Callable[[Grid, int], None] | None,  # (the grid, solutions found so far)
+        phase: str = DEFAULT_PHASE,
     ) -> None:
         self.cnf = cnf
+        self.phase = phase
         self.solver_name = solver_name
         self.deadline = deadline
         self.on_solution = on_solution
@@ -221,6 +233,7 @@ class _Search:
                 if solver is None:
                     t = time.monotonic()
                     solver = Solver(name=self.solver_name, bootstrap_with=self.cnf.clauses + self.blocking)
+                    self._set_phases(solver)
                     self.stats["load_seconds"] += time.monotonic() - t
                 answer = self._solve_once(solver)
                 if answer is None:
@@ -248,6 +261,21 @@ class _Search:
             self.stats["load_seconds"] = round(self.stats["load_seconds"], 4)
             self.stats["solve_seconds"] = round(self.stats["solve_seconds"], 4)
             self.stats["blocking_clauses"] = len(self.blocking)
+
+    def _set_phases(self, solver: Any) -> None:
+        if self.phase != "background":
+            return
+        # cell_literals[i][v] is "cell i has colour v" (0 = background): background true, every ink false
+        # (CaDiCaL's own default phase is true, which in black and white means ink first); constants
+        # (+-TRUE) are fixed and need no phase
+        phases = []
+        for lits in self.cnf.cell_literals:
+            phases.extend(lit if v == 0 else -lit for v, lit in enumerate(lits) if abs(lit) != TRUE)
+        try:
+            solver.set_phases(phases)
+        except NotImplementedError:
+            pass  # Kissat in pysat: its own default phase
+        self.stats["phase"] = self.phase
 
     def _out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline

@@ -225,6 +225,15 @@ ProofOpt = Annotated[
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text, json, non, svg or png.")]
 OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
 FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
+EngineOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option", "-O", metavar="KEY=VALUE",
+        help="An engine setting, repeatable: sat/auto encoding=blocks|automaton|both, phase=solver|background; "
+        "native probe|guide|minimize=true|false; cpsat uniqueness=enumerate|block, cell_model=int|bool, "
+        "cut_domains=true|false.",
+    ),
+]
 BackboneOpt = Annotated[
     bool,
     typer.Option("--backbone", help="Also show which cells are the same in every solution; mark the others ?."),
@@ -244,9 +253,11 @@ def solve_command(
     output: OutputOpt = None,
     from_fmt: FromOpt = None,
     backbone: BackboneOpt = False,
+    engine_options: EngineOpt = None,
 ) -> None:
     """Solve every puzzle in PUZZLE; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
     from nonocp.backends import get_backend
+    from nonocp.backends.base import parse_engine_options
     from nonocp.solve import solve
 
     fmt = choose(fmt, FORMATS, "--format")
@@ -263,13 +274,13 @@ def solve_command(
         fail("--backbone: not available with --format non (use text, json, svg or png)")
     limit = None if all_solutions else (max_solutions or 2)
     extra: dict[str, Any] = {}
-    if proof is not None:
-        extra["proof_dir"] = proof
     with guarded():
+        # an unknown or missing engine, or an option it does not take, is a usage error before any work
+        extra.update(parse_engine_options(engine_options or [], get_backend(backend)))
         if proof is not None:
+            extra["proof_dir"] = proof
             os.makedirs(proof, exist_ok=True)
         puzzles = load_puzzles(puzzle, from_fmt)
-        get_backend(backend)  # an unknown or missing engine is a usage error before any work
         if fmt == "png" and output is None and stdout_is_terminal():
             fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
         if fmt in PICTURES and output is None and len(puzzles) > 1:

@@ -47,6 +47,7 @@ ROOT_PROBE = True
 
 class NativeBackend:
     name = "native"
+    OPTIONS = {"probe": bool, "guide": bool, "minimize": bool}  # settable by `nonocp solve --option`
 
     def __init__(self, variant: str = "") -> None:
         if variant and variant not in SEARCHES:
