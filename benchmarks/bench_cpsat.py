@@ -38,9 +38,7 @@ NUMBERED = re.compile(r"^webpbn-(\d+)-")
 # name -> (backend name, SolveOptions keyword arguments).
 CONFIGS: dict[str, tuple[str, dict]] = {
     "default": ("cpsat", {}),  # enumerate mode, cell domains cut by each line, 1 worker
-    # the plain enumerate_all_solutions model, with CP-SAT's own default parameters (probing level 2)
-    "plain": ("cpsat:enumerate,plain", {"extra": {"params": {"cp_model_probing_level": 2}}}),
-    "default-probing": ("cpsat", {"extra": {"params": {"cp_model_probing_level": 2}}}),  # before session 7
+    "plain": ("cpsat:enumerate,plain", {}),  # the plain enumerate_all_solutions model
     "block": ("cpsat:block", {}),  # solve, forbid, solve again until INFEASIBLE
     "default-w2": ("cpsat", {"workers": 2}),
     "block-w2": ("cpsat:block", {"workers": 2}),

@@ -52,11 +52,6 @@ CELL_MODELS = ("int", "bool")
 # Measured on the webpbn survey set on 2 shared cores (models/README.md): one worker was at least as
 # fast as two, so the default is 1 (deterministic too). `workers=0` asks CP-SAT for all cores.
 DEFAULT_WORKERS = 1
-# CP-SAT parameters set on every solve (callers' extra={"params": ...} still override them).
-# cp_model_probing_level=0: no probing in presolve. Measured in CP-SAT's deterministic time, which does not
-# depend on the machine's load (benchmarks/README.md, session 7): Nature 6.26 -> 2.79, Marley 8.82 -> 4.94
-# for the same verdicts.
-DEFAULT_PARAMS: dict[str, Any] = {"cp_model_probing_level": 0}
 
 
 def _cp_model():
@@ -393,7 +388,7 @@ class CpsatBackend:
         if deadline is not None:
             p.max_time_in_seconds = max(0.001, deadline - time.monotonic())
         # Raw CP-SAT parameters for experiments and benchmarks: extra={"params": {"symmetry_level": 0}}
-        for key, value in {**DEFAULT_PARAMS, **(options.extra or {}).get("params", {})}.items():
+        for key, value in (options.extra or {}).get("params", {}).items():
             if not hasattr(p, key):
                 raise NonocpError(f"cpsat: unknown CP-SAT parameter {key!r}")
             setattr(p, key, value)
