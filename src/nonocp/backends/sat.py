@@ -62,7 +62,7 @@ HARD_STOP_GRACE = 0.5
 # The value a solver tries first on a cell variable it decides: "background" sets every cell's background
 # literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
 # "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
-# Background first helped on four big survey pictures (0.53-0.90x the conflicts) and hurt on 24 tournament
+# Background first helped on four big survey pictures (0.56-0.90x the conflicts) and hurt on 24 tournament
 # puzzles (1.41x the conflicts in all; benchmarks/README.md, session 7), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
