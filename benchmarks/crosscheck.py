@@ -423,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     # --only-undecided skips what two engines decided; --only-without-verdict skips what any engine decided
     need = 1 if args.only_without_verdict else 2
     decided = {(r["file"], r["index"]) for r in merged if _deciders(r) >= need}
+    skip_decided = args.only_undecided or args.only_without_verdict
     first, _, last = args.tournament_range.partition("-")
     sources = {
         "survey": lambda: survey_items(),
@@ -436,7 +437,6 @@ def main(argv: list[str] | None = None) -> int:
             timeout = args.tournament_timeout if name == "tournament" else args.timeout
             for item in sources[name]():
                 k = (item["file"], item["index"], engines, timeout)
-                skip_decided = args.only_undecided or args.only_without_verdict
                 if k in done or (skip_decided and (item["file"], item["index"]) in decided):
                     continue
                 t = time.perf_counter()

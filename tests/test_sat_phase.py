@@ -10,6 +10,7 @@ from hypothesis import given, settings  # noqa: E402
 
 from nonocp.backends import SolveOptions, get_backend  # noqa: E402
 from nonocp.backends.sat import PHASES  # noqa: E402
+from nonocp.encode.cnf import TRUE, encode_puzzle  # noqa: E402
 from nonocp.errors import NonocpError  # noqa: E402
 from nonocp.grid import Grid  # noqa: E402
 from strategies import palette_of, puzzle_from_grid, puzzles_with_grid  # noqa: E402
@@ -31,11 +32,24 @@ def test_every_phase_finds_the_same_solution_set(data):
     assert found["background"] == found["solver"]
 
 
-def test_background_phase_reaches_the_solver():
-    puzzle = puzzle_from_grid(Grid.from_rows([[1, 0], [0, 1]]), palette_of(2))
+@pytest.mark.parametrize("ncolors", [2, 3])
+def test_background_phase_reaches_the_solver(monkeypatch, ncolors):
+    """The solver is given, for every cell that is not a constant, background true and every ink false."""
+    from pysat.solvers import Solver
+
+    given_phases: list[list[int]] = []
+    real = Solver.set_phases
+    monkeypatch.setattr(Solver, "set_phases", lambda self, lits: (given_phases.append(list(lits)), real(self, lits)))
+    puzzle = puzzle_from_grid(Grid.from_rows([[1, 0], [0, 1]]), palette_of(ncolors))
     result = get_backend("sat").solve(puzzle, SolveOptions(extra={"phase": "background"}))
     assert result.stats.get("phase") == "background"
     assert result.status.value == "multiple"
+    cnf = encode_puzzle(puzzle)
+    expected = {lit if v == 0 else -lit for lits in cnf.cell_literals for v, lit in enumerate(lits) if abs(lit) != TRUE}
+    assert len(given_phases) == 1 and set(given_phases[0]) == expected and expected
+    given_phases.clear()
+    get_backend("sat").solve(puzzle, SolveOptions(extra={"phase": "solver"}))
+    assert given_phases == []  # the solver's own phase: nothing set
 
 
 def test_an_unknown_phase_is_a_clear_error():

@@ -32,7 +32,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from nonocp.backends.base import SolveOptions
 from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
@@ -68,6 +68,13 @@ PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
 
 
+class _Settings(NamedTuple):
+    """The sat engine's options (SatBackend.OPTIONS) as one solve uses them."""
+
+    encoding: str
+    phase: str
+
+
 def canonical_solver_name(name: str) -> str:
     """pysat's canonical name for a solver alias (`g4` -> `glucose4`); BackendUnavailable if unknown."""
     from pysat.solvers import SolverNames
@@ -97,30 +104,33 @@ class SatBackend:
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
         deadline = options.deadline(start)
-        encoding = options.extra.get("encoding", DEFAULT_ENCODING)
-        if encoding not in ENCODINGS:
-            raise NonocpError(f"sat: unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
-        if options.extra.get("phase", DEFAULT_PHASE) not in PHASES:
-            raise NonocpError(f"sat: unknown phase {options.extra['phase']!r}; choose from {', '.join(PHASES)}")
+        settings = self._settings(options)
         if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
             progress = options.progress
             report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
-            return self._solve(puzzle, options, encoding, start, deadline, on_solution=report)
-        return self._solve_in_child(puzzle, options, encoding, start, deadline)
+            return self._solve(puzzle, options, settings, start, deadline, on_solution=report)
+        return self._solve_in_child(puzzle, options, settings, start, deadline)
+
+    def _settings(self, options: SolveOptions) -> _Settings:
+        """The engine's own options from `options.extra`, read once and checked against OPTIONS."""
+        settings = _Settings(options.extra.get("encoding", DEFAULT_ENCODING), options.extra.get("phase", DEFAULT_PHASE))
+        for key, value in settings._asdict().items():
+            if value not in self.OPTIONS[key]:
+                raise NonocpError(f"sat: unknown {key} {value!r}; choose from {', '.join(self.OPTIONS[key])}")
+        return settings
 
     def _solve(
         self,
         puzzle: Puzzle,
         options: SolveOptions,
-        encoding: str,
+        settings: _Settings,
         start: float,
         deadline: float | None,
         on_solution: Callable[[Grid, int], None] | None,
         on_searched: Callable[[SolveResult], None] | None = None,
     ) -> SolveResult:
-        cnf = encode_puzzle(puzzle, encoding, fixed=options.fixed)
-        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution,
-                         phase=options.extra.get("phase", DEFAULT_PHASE))
+        cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
+        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
         result = SolveResult(
@@ -140,7 +150,7 @@ class SatBackend:
         return result
 
     def _solve_in_child(
-        self, puzzle: Puzzle, options: SolveOptions, encoding: str, start: float, deadline: float
+        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float
     ) -> SolveResult:
         """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
         (see nonocp.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
@@ -159,7 +169,7 @@ class SatBackend:
 
         def in_child(send: Callable[[Any], None]) -> SolveResult:
             return self._solve(
-                puzzle, options, encoding, start, deadline,
+                puzzle, options, settings, start, deadline,
                 on_solution=lambda grid, n: send(("solution", grid)),
                 on_searched=lambda result: send(("searched", result)),
             )
@@ -178,7 +188,7 @@ class SatBackend:
             exhausted=False,
             backend=f"{self.name}:{self.solver_name}",
             seconds=seconds,
-            stats={"solver": self.solver_name, "encoding": encoding, "killed_at_time_limit": True},
+            stats={"solver": self.solver_name, "encoding": settings.encoding, "killed_at_time_limit": True},
         )
 
 

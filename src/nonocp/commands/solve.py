@@ -273,10 +273,9 @@ def solve_command(
     if backbone and fmt == "non":
         fail("--backbone: not available with --format non (use text, json, svg or png)")
     limit = None if all_solutions else (max_solutions or 2)
-    extra: dict[str, Any] = {}
     with guarded():
         # an unknown or missing engine, or an option it does not take, is a usage error before any work
-        extra.update(parse_engine_options(engine_options or [], get_backend(backend)))
+        extra = parse_engine_options(engine_options or [], get_backend(backend))
         if proof is not None:
             extra["proof_dir"] = proof
             os.makedirs(proof, exist_ok=True)
