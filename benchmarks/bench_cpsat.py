@@ -37,14 +37,17 @@ NUMBERED = re.compile(r"^webpbn-(\d+)-")
 
 # name -> (backend name, SolveOptions keyword arguments).
 CONFIGS: dict[str, tuple[str, dict]] = {
-    "default": ("cpsat", {}),  # enumerate mode, cell domains cut by each line, 1 worker
-    "plain": ("cpsat:enumerate,plain", {}),  # the plain enumerate_all_solutions model
+    "default": ("cpsat", {}),  # enumerate mode, cell domains cut by each line, light probing, 1 worker
+    "plain": ("cpsat:enumerate,plain", {}),  # the plain enumerate_all_solutions model, CP-SAT's parameters
     "block": ("cpsat:block", {}),  # solve, forbid, solve again until INFEASIBLE
     "default-w2": ("cpsat", {"workers": 2}),
     "block-w2": ("cpsat:block", {"workers": 2}),
     "bool": ("cpsat:bool", {}),  # colour puzzles: one Boolean per cell and colour
     "block-nosym": ("cpsat:block", {"extra": {"params": {"symmetry_level": 0}}}),
     "noprobing": ("cpsat", {"extra": {"params": {"cp_model_probing_level": 0}}}),  # no probing in presolve
+    "nolp": ("cpsat", {"extra": {"params": {"linearization_level": 0}}}),  # no LP relaxation
+    # CP-SAT's own probing effort on our model (the default before session 8; see DEFAULT_PROBING in cpsat.py)
+    "fullprobing": ("cpsat", {"extra": {"probing": "full"}}),
 }
 TARGETS = {"09892": 10.0, "10088": 10.0, "18297": 10.0, "12548": 10.0, "22336": 30.0}
 

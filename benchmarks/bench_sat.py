@@ -26,6 +26,7 @@ from pathlib import Path
 from machine import cpu_seconds
 
 from nonocp.backends import SolveOptions, get_backend
+from nonocp.backends.base import parse_engine_options
 from nonocp.encode.cnf import ENCODINGS, encode_puzzle
 from nonocp.formats import load
 
@@ -78,14 +79,17 @@ def run_one(path: Path, encoding: str, solver: str, timeout: float) -> dict:
 
 
 def run_backend(path: Path, spec: str, timeout: float) -> dict:
-    """One engine with its defaults; `auto+probe` / `auto-probe` set the hybrid's probing on or off."""
+    """One engine: `name` with its defaults, or `name+KEY=VALUE+...` with `nonocp solve --option`s
+    (`sat:glucose42+phase=background`); `auto+probe` / `auto-probe` are kept as short forms."""
     puzzle = load(str(path))[0]
-    name, _, flag = spec.partition("+")
-    extra = {"probe": True} if flag == "probe" else {}
+    name, *options = spec.split("+")
     if spec.endswith("-probe"):
-        name, extra = spec[: -len("-probe")], {"probe": False}
+        name, options = spec[: -len("-probe")], ["probe=false"]
+    options = ["probe=true" if o == "probe" else o for o in options]
+    backend = get_backend(name)
+    extra = parse_engine_options(options, backend)
     c0 = cpu_seconds()
-    result = get_backend(name).solve(puzzle, SolveOptions(max_solutions=2, time_limit=timeout, extra=extra))
+    result = backend.solve(puzzle, SolveOptions(max_solutions=2, time_limit=timeout, extra=extra))
     return {
         "size": f"{puzzle.width}x{puzzle.height}",
         "backend": spec,

@@ -54,6 +54,7 @@ def test_native_switches_still_give_the_right_answer():
         (["-b", "native", "-O", "probe=maybe"], "--option probe=maybe: expected true or false"),
         (["-b", "native", "-O", "probe"], "--option 'probe': write it as KEY=VALUE"),
         (["-b", "native", "-O", "phase=background"], "engine native has no such option"),
+        (["-b", "cpsat", "-O", "probing=none"], "--option probing=none: choose from light, full"),
     ],
 )
 def test_a_bad_option_is_a_one_line_usage_error(args, message):

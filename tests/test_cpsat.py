@@ -249,6 +249,33 @@ def test_raw_parameters_pass_through_and_unknown_ones_fail():
         solve(PERMUTATIONS_4, 2, extra={"params": {"no_such_parameter": 1}})
 
 
+@pytest.mark.parametrize("variant, extra, light", [("", {}, True), ("", {"probing": "full"}, False),
+                                                     ("plain", {}, False), ("block", {}, True)])
+def test_probing_level_sets_cp_sat_parameters(monkeypatch, variant, extra, light):
+    """Light probing (the default) caps CP-SAT's presolve rounds and search-start probing; "full" and the
+    plain variant leave CP-SAT's own values. Either way the answer is the same."""
+    from nonocp.backends.cpsat import LIGHT_PROBING_PARAMS, CpsatBackend
+
+    seen = []
+    original = CpsatBackend._solver
+
+    def spy(self, options, deadline):
+        solver = original(self, options, deadline)
+        seen.append({key: getattr(solver.parameters, key) for key in LIGHT_PROBING_PARAMS})
+        return solver
+
+    monkeypatch.setattr(CpsatBackend, "_solver", spy)
+    result = solve(PERMUTATIONS_4, None, variant=variant, extra=extra)
+    assert result.exhausted and len(set(result.solutions)) == 24
+    assert result.stats["probing"] == ("light" if light else "full")
+    from ortools.sat.python import cp_model
+
+    fresh = cp_model.CpSolver().parameters
+    cp_sat_own = {key: getattr(fresh, key) for key in LIGHT_PROBING_PARAMS}
+    assert cp_sat_own != LIGHT_PROBING_PARAMS  # else this test could not tell the levels apart
+    assert seen and all(s == (LIGHT_PROBING_PARAMS if light else cp_sat_own) for s in seen)
+
+
 def test_progress_is_called_per_solution():
     seen = []
     solve(PERMUTATIONS_4, 3, progress=seen.append)
