@@ -8,8 +8,9 @@ no placement exists (a contradiction).
 How (the same code serves black-and-white and colour; black-and-white is simply two masks):
 
 * Positions are bits too: bit p of a "position set" means "the first p cells are consumed" (p = 0..n).
-* `_fits(m, L)`: starts s where L consecutive cells may be the block's colour, by a log-step AND of
-  shifted copies of the colour mask (O(log L) big-int operations instead of O(L)).
+* Fits: the starts s where L consecutive cells may be the block's colour, by a log-step AND of shifted
+  copies of the colour mask (O(log L) big-int operations instead of O(L)); the shifts per block length are
+  computed once per clue (`_plan`), with the other per-block facts the passes need.
 * `extend(X)`: every position reachable from X by consuming cells that may be background, in one
   addition: `X | (((X & bg) + bg) ^ bg)`. The carry of the addition runs through each run of
   background-capable cells above a start bit and stops on the first cell that cannot be background.
@@ -31,26 +32,6 @@ from collections.abc import Sequence
 Blocks = tuple[tuple[int, int], ...]  # ((length, colour), ...) in line order
 
 
-def _fits(m: int, length: int) -> int:
-    """Bits s such that bits s..s+length-1 of m are all set."""
-    span = 1
-    while span < length:
-        step = span if span <= length - span else length - span
-        m &= m >> step
-        span += step
-    return m
-
-
-def _smear(starts: int, length: int) -> int:
-    """Bits s..s+length-1 for every set bit s of `starts`."""
-    span = 1
-    while span < length:
-        step = span if span <= length - span else length - span
-        starts |= starts << step
-        span += step
-    return starts
-
-
 _BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
 
@@ -64,8 +45,41 @@ def _reverse(x: int, width: int) -> int:
     return int.from_bytes(x.to_bytes(nb, "little").translate(_BYTE_REVERSED), "big") >> ((nb << 3) - width)
 
 
-def _forward(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[list[int], list[int]] | None:
-    """Left-to-right pass. Returns (starts[j], gapcells[j]) or None when no placement exists.
+_PLANS: dict = {}
+_PLANS_LIMIT = 50_000  # distinct clues kept (a few hundred bytes each); a batch over a whole corpus clears it
+
+
+def _schedule(length: int) -> tuple[int, ...]:
+    """The shifts that turn a colour mask into block starts (`m &= m >> step`) and valid starts into the
+    cells they cover (`v |= v << step`) for a block of this length: spans doubling up to `length`."""
+    out = []
+    span = 1
+    while span < length:
+        step = span if span <= length - span else length - span
+        out.append(step)
+        span += step
+    return tuple(out)
+
+
+def _plan(blocks: Blocks):
+    """Per clue, computed once: for the forward and the mirrored pass, the steps (length, colour,
+    compulsory gap after the block, shift schedule), so the passes do no indexing or comparisons of their
+    own. Measured on 28,884 line solves recorded from probing five survey puzzles: 10.6 us a solve against
+    13.6 before (median of 7 rounds, same process)."""
+    plan = _PLANS.get(blocks)
+    if plan is None:
+        def steps(bl):
+            k = len(bl)
+            return tuple((bl[j][0], bl[j][1], j + 1 < k and bl[j + 1][1] == bl[j][1], _schedule(bl[j][0]))
+                         for j in range(k))
+        if len(_PLANS) >= _PLANS_LIMIT:
+            _PLANS.clear()
+        plan = _PLANS[blocks] = (steps(blocks), steps(tuple(reversed(blocks))))
+    return plan
+
+
+def _forward(steps, n: int, masks: Sequence[int]) -> tuple[list[int], list[int]] | None:
+    """Left-to-right pass over the plan's steps. Returns (starts[j], gapcells[j]) or None when no placement exists.
 
     starts[j]   = cells where block j can start, with blocks 0..j-1 validly placed to its left.
     gapcells[j] = cells that can be background in gap j (before block j; gap k is after the last block)
@@ -75,23 +89,18 @@ def _forward(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[list[int], l
     g = 1 | (((1 & bg) + bg) ^ bg)  # extend({0}) through background cells
     starts: list[int] = []
     gapcells: list[int] = [g & bg]
-    k = len(blocks)
-    fit_cache: dict[tuple[int, int], int] = {}
-    for j in range(k):
-        length, color = blocks[j]
-        key = (length, color)
-        f = fit_cache.get(key)
-        if f is None:
-            f = fit_cache[key] = _fits(masks[color], length)
+    for length, color, gap, schedule in steps:
+        f = masks[color]
+        for step in schedule:  # f = starts of `length` cells that may all be `color` (as _fits)
+            f &= f >> step
         s = g & f
         if not s:
             return None
         starts.append(s)
         e = s << length
-        if j + 1 < k and blocks[j + 1][1] == color:
-            p = (e & bg) << 1  # same colour next: one background cell is compulsory
-        else:
-            p = e  # a different colour may touch, and after the last block the line may end
+        # same colour next: one background cell is compulsory; a different colour may touch, and after the
+        # last block the line may end
+        p = (e & bg) << 1 if gap else e
         g = p | (((p & bg) + bg) ^ bg)
         gapcells.append((g | e) & bg)
     if not (g >> n) & 1:
@@ -105,14 +114,13 @@ def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] 
     `blocks` are (length, colour) pairs; `masks[c]` has bit i set when cell i may be colour c.
     Returns the new masks (a tuple, same length as `masks`) or None when the line has no valid placement.
     """
-    ncol = len(masks)
-    fwd = _forward(blocks, n, masks)
+    fsteps, bsteps = _plan(blocks)
+    fwd = _forward(fsteps, n, masks)
     if fwd is None:
         return None
     starts, gapcells = fwd
-    k = len(blocks)
-    rmasks = [_reverse(m, n) for m in masks]
-    bwd = _forward(tuple(reversed(blocks)), n, rmasks)
+    k = len(fsteps)
+    bwd = _forward(bsteps, n, [_reverse(m, n) for m in masks])
     if bwd is None:  # cannot happen when the forward pass succeeded; kept as a guard
         return None
     rstarts, rgaps = bwd
@@ -123,32 +131,33 @@ def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] 
     packed = 0
     for x in reversed(rgaps):  # rgaps[g] lands in slot k-g after the reversal
         packed = (packed << n) | x
-    width = n * (k + 1)
-    mirrored = _reverse(packed, width)
+    mirrored = _reverse(packed, n * (k + 1))
     mask_n = (1 << n) - 1
-    new = [0] * ncol
     bgnew = 0
-    for j in range(k + 1):
-        bgnew |= gapcells[j] & ((mirrored >> (j * n)) & mask_n)
-    new[0] = bgnew
+    for g in gapcells:
+        bgnew |= g & mirrored
+        mirrored >>= n
+    new = [0] * len(masks)
+    new[0] = bgnew & mask_n
     if k:
         packed = 0
         for x in reversed(rstarts):
             packed = (packed << n) | x
         mirrored = _reverse(packed, n * k)
-        for j in range(k):
-            length, color = blocks[j]
-            ends = (mirrored >> (j * n)) & mask_n  # last cells of block j placements from the right
-            valid = starts[j] & (ends >> (length - 1))
+        for (length, color, _, schedule), s in zip(fsteps, starts, strict=True):
+            valid = s & ((mirrored & mask_n) >> (length - 1))  # the ends from the right, shifted to starts
             if not valid:
                 return None
-            new[color] |= _smear(valid, length)
+            mirrored >>= n
+            for step in schedule:  # the cells of every valid placement (as _smear)
+                valid |= valid << step
+            new[color] |= valid
     return tuple(new)
 
 
 def line_feasible(blocks: Blocks, n: int, masks: Sequence[int]) -> bool:
     """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.)"""
-    return _forward(blocks, n, masks) is not None
+    return _forward(_plan(blocks)[0], n, masks) is not None
 
 
 def blocks_of(clue) -> Blocks:
