@@ -376,3 +376,46 @@ def canonical_names() -> set[str]:
     from pysat.solvers import SolverNames
 
     return {name for name in vars(SolverNames) if not name.startswith("_")}
+
+
+class _SlicedSolver:
+    """Stands in for CaDiCaL under solve_until: records each conflict budget, answers on the n-th slice, and
+    lets the fake clock advance by `seconds_per_slice` per slice."""
+
+    def __init__(self, clock: list[float], seconds_per_slice: float, answer_on: int) -> None:
+        self.clock, self.step, self.answer_on = clock, seconds_per_slice, answer_on
+        self.budgets: list[int] = []
+
+    def conf_budget(self, budget: int) -> None:
+        self.budgets.append(budget)
+
+    def solve_limited(self):
+        self.clock[0] += self.step
+        return True if len(self.budgets) == self.answer_on else None
+
+
+def test_cadical_slices_follow_a_fixed_schedule_whatever_the_speed(monkeypatch):
+    """The slice sizes steer CaDiCaL's search (each slice restarts from the root), so they must not depend on
+    how fast this machine is: the same schedule on a fast and a slow (fake) clock, far from the deadline."""
+    import nonocp.backends.sat as sat_module
+
+    schedules = []
+    for seconds_per_slice in (0.001, 3.0):
+        clock = [0.0]
+        monkeypatch.setattr(sat_module.time, "monotonic", lambda c=clock: c[0])
+        solver = _SlicedSolver(clock, seconds_per_slice, answer_on=8)
+        assert sat_module.solve_until(solver, "cadical195", deadline=10_000.0) is True
+        schedules.append(solver.budgets)
+    expected = [*sat_module.SLICE_SCHEDULE, *[sat_module.SLICE_SCHEDULE[-1]] * (8 - len(sat_module.SLICE_SCHEDULE))]
+    assert schedules == [expected, expected]
+
+
+def test_the_last_cadical_slice_is_cut_to_the_deadline(monkeypatch):
+    import nonocp.backends.sat as sat_module
+
+    clock = [0.0]
+    monkeypatch.setattr(sat_module.time, "monotonic", lambda: clock[0])
+    solver = _SlicedSolver(clock, 10.0, answer_on=99)  # 2,000 conflicts in 10 s: 200 a second
+    assert sat_module.solve_until(solver, "cadical195", deadline=25.0) is None  # stopped, not answered
+    # after 10 s, 15 s are left: 3,000 conflicts at 200/s (< the schedule's 4,000); after 20 s, 5 s: 1,500
+    assert solver.budgets == [2_000, 3_000, 1_500]

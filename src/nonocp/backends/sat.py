@@ -55,9 +55,12 @@ PROOF_CAPABLE = frozenset(
 NON_INCREMENTAL = frozenset({"kissat404"})
 # how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
 BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+# Conflicts per slice for those, in order; the last repeats. A fixed schedule keeps runs reproducible.
+SLICE_SCHEDULE = (2_000, 4_000, 8_000, 16_000, 32_000, 50_000)
 UNSTOPPABLE = frozenset({"kissat404", "lingeling", "cryptosat"})
 # With a time limit the search runs in a forked child (nonocp.forked), killed this long after the deadline
-# if the in-process stops above have not ended it: enough for a CaDiCaL slice sized for a quarter second.
+# if the in-process stops above have not ended it (a CaDiCaL slice is cut to end at the deadline, at the
+# speed of the slice before it).
 HARD_STOP_GRACE = 0.5
 # The value a solver tries first on a cell variable it decides: "background" sets every cell's background
 # literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
@@ -318,14 +321,21 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
     pysat offers two ways to stop a solve, and solvers differ in which they support:
     - interrupt(): a timer thread calls it at the deadline (Glucose, MiniSat, Maple*, ...);
     - conflict budgets: CaDiCaL's interrupt() raises NotImplementedError in pysat, so it runs in slices of
-      `conf_budget` conflicts (sized for about a quarter second each) with the clock checked in between;
-      the solver keeps what it learnt from one slice to the next.
+      `conf_budget` conflicts (SLICE_SCHEDULE) with the clock checked in between; the solver keeps what it
+      learnt from one slice to the next. Until session 8 the slices were sized for a quarter second at the
+      measured speed, which made the search depend on the machine's load: two identical solves of Sierp
+      with a 60 s limit took 32,434 and 113,177 conflicts (2.8 and 11.4 s); now both take 47,897.
     Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
     """
     if deadline is None or solver_name in UNSTOPPABLE:
         return bool(solver.solve())
     if solver_name in BUDGET_ONLY:
-        budget = 2000
+        # Every slice ends a solve call, and the next one starts over from the root, so the slice sizes steer
+        # the search. They follow a fixed schedule (SLICE_SCHEDULE), not the measured speed, so the same
+        # puzzle takes the same path on every run and machine; only a slice that would run past the deadline
+        # is cut to fit it (by the speed of the previous slice).
+        schedule = iter(SLICE_SCHEDULE)
+        budget = next(schedule)
         while True:
             solver.conf_budget(budget)
             t = time.monotonic()
@@ -336,7 +346,7 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
             if now >= deadline:
                 return None
             rate = budget / max(now - t, 1e-3)
-            budget = max(500, min(2_000_000, int(rate * min(0.25, deadline - now))))
+            budget = max(500, min(next(schedule, SLICE_SCHEDULE[-1]), int(rate * (deadline - now))))
     timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
     timer.daemon = True
     timer.start()
