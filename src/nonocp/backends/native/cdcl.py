@@ -306,7 +306,10 @@ class Cdcl:
         # the line's n bits, so it also cuts each colour's slice out of `packed`)
         removed = [base[c] & (packed >> (c * n)) for c in range(ncol)]
         if sum(m.bit_count() for m in removed) > 1:
-            memo_key = (self.e.key[ln], tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
+            # Keyed by the line itself, never by its clue: two lines with the same clue and state can have
+            # different level-0 facts, and an explanation leans on its own line's facts (keyed by clue id
+            # from session 4 to 8, the search learned wrong clauses and answered `none` on Thing).
+            memo_key = (ln, tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
             need = self.explained.get(memo_key)
             if need is None:
                 need = self._narrow(ln, base, removed, i, k)
