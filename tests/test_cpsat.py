@@ -259,8 +259,8 @@ def test_probing_level_sets_cp_sat_parameters(monkeypatch, variant, extra, light
     seen = []
     original = CpsatBackend._solver
 
-    def spy(self, options, deadline):
-        solver = original(self, options, deadline)
+    def spy(self, *args):
+        solver = original(self, *args)
         seen.append({key: getattr(solver.parameters, key) for key in LIGHT_PROBING_PARAMS})
         return solver
 

@@ -57,9 +57,9 @@ DEFAULT_WORKERS = 1
 # probing pass of up to 1 unit when the search starts. On these models every pass derives ~200k binary
 # clauses and the later ones fix almost nothing (Nature: 3,388 cells/literals fixed by the first round,
 # 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
-# at 0.1. Measured on the 28 numbered survey puzzles (benchmarks/README.md, session 8): 34.3 CPU s
-# against 39.6 (deterministic time 51.6 against 66.6), every puzzle decided by both; Nature, Marley, Sierp
-# and Thing 1.3-1.9x faster, Gettys 6% slower.
+# at 0.1. Measured on the 28 numbered survey puzzles (benchmarks/README.md, session 8), two runs: 34.3 and
+# 35.3 CPU s against 39.6 and 40.2 with full probing (deterministic time 51.6 against 66.6), every puzzle
+# decided by both; Nature, Marley, Sierp and Thing 1.3-1.9x faster, Gettys 6-11% slower.
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
@@ -345,6 +345,9 @@ class CpsatBackend:
         probing = extra.get("probing", self.probing)
         if probing not in PROBING_LEVELS:
             raise NonocpError(f"cpsat: unknown probing level {probing!r}; choose from {', '.join(PROBING_LEVELS)}")
+        # CP-SAT parameters for every solve of this call: the probing level's, then raw ones for experiments
+        # and benchmarks (extra={"params": {"symmetry_level": 0}}), which win
+        params = {**(LIGHT_PROBING_PARAMS if probing == "light" else {}), **extra.get("params", {})}
         limit = options.max_solutions
         if limit is not None:
             limit = max(1, limit)
@@ -382,9 +385,9 @@ class CpsatBackend:
                 # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
                 solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
             elif uniqueness == "enumerate":
-                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats)
+                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params)
             else:
-                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats)
+                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params)
         stats["wall_time"] = round(stats["wall_time"], 4)
         stats["deterministic_time"] = round(stats["deterministic_time"], 4)
         status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
@@ -399,20 +402,16 @@ class CpsatBackend:
 
     # -- the two ways of finding several solutions ------------------------------------------------
 
-    def _solver(self, options: SolveOptions, deadline: float | None):
+    def _solver(self, options: SolveOptions, deadline: float | None, params: dict[str, Any]):
         cp = _cp_model()
         solver = cp.CpSolver()
         p = solver.parameters
         p.num_workers = options.workers if options.workers is not None else DEFAULT_WORKERS
         if options.seed is not None:
             p.random_seed = int(options.seed)
-        if (options.extra or {}).get("probing", self.probing) == "light":
-            for key, value in LIGHT_PROBING_PARAMS.items():
-                setattr(p, key, value)
         if deadline is not None:
             p.max_time_in_seconds = max(0.001, deadline - time.monotonic())
-        # Raw CP-SAT parameters for experiments and benchmarks: extra={"params": {"symmetry_level": 0}}
-        for key, value in (options.extra or {}).get("params", {}).items():
+        for key, value in params.items():
             if not hasattr(p, key):
                 raise NonocpError(f"cpsat: unknown CP-SAT parameter {key!r}")
             setattr(p, key, value)
@@ -426,7 +425,8 @@ class CpsatBackend:
         stats["wall_time"] += solver.wall_time
         stats["deterministic_time"] += solver.deterministic_time
 
-    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats):
+    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats,
+               params: dict[str, Any]):
         """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
         is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
         cp = _cp_model()
@@ -435,7 +435,7 @@ class CpsatBackend:
         while limit is None or len(solutions) < limit:
             if deadline is not None and time.monotonic() >= deadline:
                 return solutions, False, True
-            solver = self._solver(options, deadline)
+            solver = self._solver(options, deadline, params)
             code = solver.solve(built.model)
             self._account(solver, stats)
             if code == cp.INFEASIBLE:
@@ -455,12 +455,13 @@ class CpsatBackend:
                 return solutions, True, False  # every cell is fixed: nothing else can exist
         return solutions, False, False
 
-    def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats):
+    def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
+                   stats, params: dict[str, Any]):
         """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
         cp = _cp_model()
         if deadline is not None and time.monotonic() >= deadline:
             return [], False, True
-        solver = self._solver(options, deadline)
+        solver = self._solver(options, deadline, params)
         # One worker: with several, enumeration of a 5x5 permutation puzzle (120 solutions) ran for
         # minutes here; the search is sequential by nature. `workers` applies to the block mode.
         solver.parameters.num_workers = 1
