@@ -45,7 +45,7 @@ def _reverse(x: int, width: int) -> int:
     return int.from_bytes(x.to_bytes(nb, "little").translate(_BYTE_REVERSED), "big") >> ((nb << 3) - width)
 
 
-_PLANS: dict = {}
+_PLANS: dict[Blocks, tuple] = {}
 _PLANS_LIMIT = 50_000  # distinct clues kept (a few hundred bytes each); a batch over a whole corpus clears it
 
 
@@ -91,7 +91,7 @@ def _forward(steps, n: int, masks: Sequence[int]) -> tuple[list[int], list[int]]
     gapcells: list[int] = [g & bg]
     for length, color, gap, schedule in steps:
         f = masks[color]
-        for step in schedule:  # f = starts of `length` cells that may all be `color` (as _fits)
+        for step in schedule:  # f: the starts of `length` consecutive cells that may all be `color`
             f &= f >> step
         s = g & f
         if not s:
@@ -149,7 +149,7 @@ def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] 
             if not valid:
                 return None
             mirrored >>= n
-            for step in schedule:  # the cells of every valid placement (as _smear)
+            for step in schedule:  # every cell that some valid placement of the block covers
                 valid |= valid << step
             new[color] |= valid
     return tuple(new)
