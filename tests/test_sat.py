@@ -92,6 +92,40 @@ def test_solver_variants_count_24_permutations(variant):
     assert limited.status is Status.MULTIPLE
 
 
+def test_kissat_hands_later_rounds_to_cadical_starting_at_the_last_solution(monkeypatch):
+    """Kissat (one-shot in pysat) finds the first solution; the follow-up solver holds every blocking clause
+    and gets the last solution's literals as its phases. The answers stay exact: all 24 permutations."""
+    try:
+        backend = sat("kissat")
+    except BackendUnavailable as e:
+        pytest.skip(str(e))
+    from pysat.solvers import Solver
+
+    import nonocp.backends.sat as sat_module
+
+    phases_given = []
+    original = Solver.set_phases
+
+    def spy(self, literals=[]):  # noqa: B006 (pysat's own signature)
+        phases_given.append(list(literals))
+        return original(self, literals)
+
+    monkeypatch.setattr(Solver, "set_phases", spy)
+    puzzle = Puzzle((B(1),) * 4, (B(1),) * 4)
+    result = backend.solve(puzzle, SolveOptions(max_solutions=None, extra={"hard_stop": False}))
+    assert result.exhausted and len(set(result.solutions)) == 24
+    assert all(puzzle.is_solution(g) for g in result.solutions)
+    assert result.stats["follow_up_solver"] == sat_module.FOLLOW_UP_SOLVER
+    assert result.stats["solves"] == 25  # one Kissat round, then 23 solutions and the UNSAT on one solver
+    assert len(phases_given) == 1  # once, when the follow-up solver is made after the first solution
+    # the phases are the first solution: every cell's literal for its colour there, with its sign
+    first = result.solutions[0]
+    cnf = sat_module.encode_puzzle(puzzle)
+    expected = {cnf.literal(r, c, first.cells[r][c]) for r in range(4) for c in range(4)} - {1, -1}
+    assert expected and expected <= set(phases_given[0])
+    assert not {-lit for lit in expected} & set(phases_given[0])
+
+
 def test_unknown_solver_is_unavailable():
     with pytest.raises(BackendUnavailable):
         get_backend("sat:no-such-solver")
