@@ -121,7 +121,8 @@ def test_kissat_hands_later_rounds_to_cadical_starting_at_the_last_solution(monk
     # the phases are the first solution: every cell's literal for its colour there, with its sign
     first = result.solutions[0]
     cnf = sat_module.encode_puzzle(puzzle)
-    expected = {cnf.literal(r, c, first.cells[r][c]) for r in range(4) for c in range(4)} - {1, -1}
+    constants = {sat_module.TRUE, -sat_module.TRUE}
+    expected = {cnf.literal(r, c, first.cells[r][c]) for r in range(4) for c in range(4)} - constants
     assert expected and expected <= set(phases_given[0])
     assert not {-lit for lit in expected} & set(phases_given[0])
 

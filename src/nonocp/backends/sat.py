@@ -32,7 +32,7 @@ import importlib.util
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from nonocp.backends.base import SolveOptions
@@ -257,7 +257,7 @@ class _Search:
                     t = time.monotonic()
                     solver = Solver(name=name, bootstrap_with=self.cnf.clauses + self.blocking)
                     if self.solutions:  # a hand-off (FOLLOW_UP_SOLVER): start next to the last solution
-                        solver.set_phases(self._literals_of(self.solutions[-1]))
+                        solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
                     else:
                         self._set_phases(solver)
                     self.stats["load_seconds"] += time.monotonic() - t
@@ -293,22 +293,18 @@ class _Search:
     def _set_phases(self, solver: Any) -> None:
         if self.phase != "background":
             return
-        # cell_literals[i][v] is "cell i has colour v" (0 = background): background true, every ink false
-        # (CaDiCaL's own default phase is true, which in black and white means ink first); constants
-        # (+-TRUE) are fixed and need no phase
-        phases = []
-        for lits in self.cnf.cell_literals:
-            phases.extend(lit if v == 0 else -lit for v, lit in enumerate(lits) if abs(lit) != TRUE)
+        # every cell background (CaDiCaL's own default phase is true, which in black and white means ink first)
         try:
-            solver.set_phases(phases)
+            solver.set_phases(self._literals_of([0] * len(self.cnf.cell_literals)))
         except NotImplementedError:
             pass  # Kissat in pysat: its own default phase
         self.stats["phase"] = self.phase
 
-    def _literals_of(self, grid: Grid) -> list[int]:
-        """The cell literals of `grid`, each with the sign it has there (constants left out)."""
+    def _literals_of(self, colours: Iterable[int]) -> list[int]:
+        """Phases for the grid whose cells (row-major) have `colours`: cell_literals[i][v] ("cell i has colour
+        v") true for its colour and false for the others; constants (+-TRUE) are fixed and left out."""
         out = []
-        for lits, v in zip(self.cnf.cell_literals, (x for row in grid.cells for x in row), strict=True):
+        for lits, v in zip(self.cnf.cell_literals, colours, strict=True):
             out.extend(lit if k == v else -lit for k, lit in enumerate(lits) if abs(lit) != TRUE)
         return out
 
