@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nonocp.backends.native.line import Blocks, blocks_of, line_feasible, solve_line
+from nonocp.backends.native.line import Blocks, Plan, blocks_of, feasible_planned, plan_of, solve_planned
 from nonocp.puzzle import Puzzle
 
 # The cache of line results is dropped when it grows past this many entries (keeps memory bounded on
@@ -100,11 +100,13 @@ class Engine:
         # Identical (clue, length) pairs share one cache key id.
         ids: dict[tuple[Blocks, int], int] = {}
         self.blocks: list[Blocks] = []
+        self.plans: list[Plan] = []  # per line, the line solver's plan of its clue (made once, not per solve)
         self.length: list[int] = []
         self.key: list[int] = []
         for clue, n in puzzle.lines():
             b = blocks_of(clue)
             self.blocks.append(b)
+            self.plans.append(plan_of(b))
             self.length.append(n)
             self.key.append(ids.setdefault((b, n), len(ids)))
 
@@ -182,7 +184,7 @@ class Engine:
         res = cache.get(k, _MISSING)
         stats = self.stats
         if res is _MISSING:
-            res = solve_line(self.blocks[ln], self.length[ln], old)
+            res = solve_planned(self.plans[ln], self.length[ln], old)
             if len(cache) >= CACHE_LIMIT:
                 cache.clear()
             cache[k] = res
@@ -203,7 +205,7 @@ class Engine:
             self.stats.cache_hits += 1
             return res is not None
         self.stats.line_solves += 1
-        if line_feasible(self.blocks[ln], self.length[ln], old):
+        if feasible_planned(self.plans[ln], self.length[ln], old):
             return True
         if len(self.cache) >= CACHE_LIMIT:
             self.cache.clear()

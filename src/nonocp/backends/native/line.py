@@ -10,7 +10,7 @@ How (the same code serves black-and-white and colour; black-and-white is simply 
 * Positions are bits too: bit p of a "position set" means "the first p cells are consumed" (p = 0..n).
 * Fits: the starts s where L consecutive cells may be the block's colour, by a log-step AND of shifted
   copies of the colour mask (O(log L) big-int operations instead of O(L)); the shifts per block length are
-  computed once per clue (`_plan`), with the other per-block facts the passes need.
+  computed once per clue (`plan_of`), with the other per-block facts the passes need.
 * `extend(X)`: every position reachable from X by consuming cells that may be background, in one
   addition: `X | (((X & bg) + bg) ^ bg)`. The carry of the addition runs through each run of
   background-capable cells above a start bit and stops on the first cell that cannot be background.
@@ -45,7 +45,9 @@ def _reverse(x: int, width: int) -> int:
     return int.from_bytes(x.to_bytes(nb, "little").translate(_BYTE_REVERSED), "big") >> ((nb << 3) - width)
 
 
-_PLANS: dict[Blocks, tuple] = {}
+# (forward steps, mirrored steps); a step is (length, colour, compulsory gap after it, shift schedule)
+Plan = tuple[tuple[tuple[int, int, bool, tuple[int, ...]], ...], ...]
+_PLANS: dict[Blocks, Plan] = {}
 _PLANS_LIMIT = 50_000  # distinct clues kept (a few hundred bytes each); a batch over a whole corpus clears it
 
 
@@ -61,11 +63,12 @@ def _schedule(length: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _plan(blocks: Blocks):
+def plan_of(blocks: Blocks) -> Plan:
     """Per clue, computed once: for the forward and the mirrored pass, the steps (length, colour,
     compulsory gap after the block, shift schedule), so the passes do no indexing or comparisons of their
     own. Measured on 28,884 line solves recorded from probing five survey puzzles: 10.6 us a solve against
-    13.6 before (median of 7 rounds, same process)."""
+    13.6 before (median of 7 rounds, same process). Callers that solve the same line many times (the
+    engine) keep the plan; `solve_line` looks it up here, in a bounded table keyed by the clue."""
     plan = _PLANS.get(blocks)
     if plan is None:
         def steps(bl):
@@ -114,7 +117,12 @@ def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] 
     `blocks` are (length, colour) pairs; `masks[c]` has bit i set when cell i may be colour c.
     Returns the new masks (a tuple, same length as `masks`) or None when the line has no valid placement.
     """
-    fsteps, bsteps = _plan(blocks)
+    return solve_planned(plan_of(blocks), n, masks)
+
+
+def solve_planned(plan: Plan, n: int, masks: Sequence[int]) -> tuple[int, ...] | None:
+    """`solve_line` with the clue's plan (`plan_of`) already at hand."""
+    fsteps, bsteps = plan
     fwd = _forward(fsteps, n, masks)
     if fwd is None:
         return None
@@ -157,7 +165,12 @@ def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] 
 
 def line_feasible(blocks: Blocks, n: int, masks: Sequence[int]) -> bool:
     """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.)"""
-    return _forward(_plan(blocks)[0], n, masks) is not None
+    return feasible_planned(plan_of(blocks), n, masks)
+
+
+def feasible_planned(plan: Plan, n: int, masks: Sequence[int]) -> bool:
+    """`line_feasible` with the clue's plan already at hand."""
+    return _forward(plan[0], n, masks) is not None
 
 
 def blocks_of(clue) -> Blocks:
