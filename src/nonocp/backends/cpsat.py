@@ -59,7 +59,7 @@ DEFAULT_WORKERS = 1
 # 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
 # at 0.1. Measured on the 28 numbered survey puzzles (benchmarks/README.md, session 8), two runs: 34.3 and
 # 35.3 CPU s against 39.6 and 40.2 with full probing (deterministic time 51.6 against 66.6), every puzzle
-# decided by both; Nature, Marley, Sierp and Thing 1.3-1.9x faster, Gettys 6-11% slower.
+# decided by both; Nature, Marley, Sierp and Thing 1.2-1.9x faster, Gettys 6-12% slower.
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
