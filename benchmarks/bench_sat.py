@@ -97,6 +97,8 @@ def run_backend(path: Path, spec: str, timeout: float) -> dict:
         "seconds": round(result.seconds, 3),
         "cpu": round(cpu_seconds() - c0, 3),
         "open_cells": result.stats.get("open_cells_after_native"),
+        "race_winner": result.stats.get("race_winner"),
+        "race_found_by": result.stats.get("race_found_by"),
         "all_valid": all(puzzle.is_solution(g) for g in result.solutions),
     }
 
@@ -114,6 +116,8 @@ def compare_backends(specs: list[str], only: set[str], timeout: float, json_path
             row["name"] = name
             rows.append(row)
             cell = f"{row['status'][:7]} {row['seconds']:.2f}s/{row['cpu']:.2f}c"
+            if row["race_winner"]:  # the auto race: which member answered (k: Kissat, c: CaDiCaL, ...)
+                cell += row["race_winner"][0]
             cells.append(cell + ("!" if not row["all_valid"] else ""))
         print(f"{name:9} {rows[-1]['size']:7} " + "".join(f"{c:>24}" for c in cells), flush=True)
     for spec in specs:

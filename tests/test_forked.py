@@ -15,7 +15,7 @@ import time
 import pytest
 
 from nonocp.errors import NonocpError, ParseError
-from nonocp.forked import ChildCrashed, ChildFailed, call_in_child, fork_available
+from nonocp.forked import ChildCrashed, ChildFailed, call_in_child, fork_available, race_in_children
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="no os.fork on this platform")
 
@@ -159,3 +159,77 @@ def test_the_child_dies_with_its_caller():
     os.waitpid(middle, 0)
     while not _gone(grandchild):  # the hang guard fails the test if it never goes
         time.sleep(0.01)
+
+
+# race_in_children: the members of a portfolio (the auto engine's race) run at once, the first answer wins.
+
+
+def _sleeper(send):
+    send(os.getpid())
+    while True:  # a member that never answers
+        time.sleep(1)
+
+
+def test_the_first_member_to_answer_wins_and_the_others_are_killed():
+    got = []
+
+    def quick(send):
+        send("quick started")
+        return "quick's answer"
+
+    winner, value = race_in_children([_sleeper, quick, _sleeper], None, lambda i, m: got.append((i, m)))
+    assert (winner, value) == (1, "quick's answer")
+    assert (1, "quick started") in got
+    sleepers = [m for i, m in got if i != 1]
+    # a sleeper may not have been scheduled before it was killed; those that were are gone now
+    assert all(_gone(pid) for pid in sleepers)
+
+
+def test_a_member_that_fails_leaves_the_race_to_the_others():
+    def broken(send):
+        raise ValueError("bad")
+
+    def dies(send):
+        os._exit(9)
+
+    def slow_but_right(send):
+        time.sleep(0.5)  # after the others have failed
+        return 42
+
+    assert race_in_children([broken, dies, slow_but_right], None) == (2, 42)
+
+
+def test_when_every_member_fails_the_first_members_error_is_raised():
+    def broken(send):
+        time.sleep(0.3)  # fails last: the error raised is still member 0's
+        raise ValueError("bad")
+
+    def dies(send):
+        os._exit(9)
+
+    with pytest.raises(ValueError, match="bad"):
+        race_in_children([broken, dies], None)
+    with pytest.raises(ChildCrashed, match="exit code 9"):
+        race_in_children([dies, broken], None)
+
+
+def test_the_caller_stops_the_race_from_a_message_and_at_the_deadline():
+    pids = []
+
+    def found(send):
+        send(os.getpid())
+        send("enough")
+        while True:
+            time.sleep(1)
+
+    def stop_at_enough(i, m):
+        if isinstance(m, int):
+            pids.append(m)
+        return m == "enough"
+
+    assert race_in_children([found, _sleeper], None, stop_at_enough) == (None, None)
+    assert pids and _gone(pids[0])
+
+    pids.clear()
+    assert race_in_children([_sleeper, _sleeper], time.monotonic() + 10, lambda i, m: pids.append(m)) == (None, None)
+    assert pids and all(_gone(pid) for pid in pids)

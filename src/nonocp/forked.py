@@ -56,40 +56,69 @@ def call_in_child(
     raised by fn is raised here: the same exception when it survives pickling, else ChildFailed (or a
     NonocpError with the same message, for nonocp's own errors).
     """
-    read_fd, write_fd = os.pipe()
+    deliver = None if on_message is None else (lambda _index, obj: on_message(obj))
+    winner, value = race_in_children([fn], kill_at, deliver)
+    return winner is not None, value
+
+
+def race_in_children(
+    fns: list[Callable[[Callable[[Any], None]], Any]],
+    kill_at: float | None,
+    on_message: Callable[[int, Any], bool | None] | None = None,
+) -> tuple[int | None, Any]:
+    """Run every `fn(send)` at once, each in its own forked child; (i, what fns[i] returned) for the first to
+    return, the others killed. (None, None) when none has returned by `kill_at` (all are killed then), or when
+    `on_message` returns True: the caller has what it needs (say, enough solutions from the members together).
+
+    Messages arrive as `on_message(i, obj)`, in order per child. A member that raises or dies is out of the
+    race; when every member is out, the first one's exception is raised (as in call_in_child).
+    """
     parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read_fd)
-        _die_with(parent)
-        _child_main(fn, write_fd)
-    os.close(write_fd)
-    reaped = False
+    running: dict[int, tuple[int, _Frames]] = {}  # read fd -> (member index, its frames)
+    pids: dict[int, int] = {}  # member index -> pid, until reaped
+    failures: list[tuple[int, BaseException]] = []
     try:
-        frames = _Frames(read_fd)
-        while True:
+        for i, fn in enumerate(fns):
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                os.close(read_fd)
+                for fd in running:  # the other members' pipes are not this child's
+                    os.close(fd)
+                _die_with(parent)
+                _child_main(fn, write_fd)
+            os.close(write_fd)
+            running[read_fd] = (i, _Frames(read_fd))
+            pids[i] = pid
+        while running:
             wait = None if kill_at is None else kill_at - time.monotonic()
             if wait is not None and wait <= 0:
-                return False, None
-            ready, _, _ = select.select([read_fd], [], [], wait)
-            if not ready:
-                continue  # the loop re-checks the clock
-            for kind, payload in frames.read():
-                if kind == "message":
-                    if on_message is not None:
-                        on_message(payload)
-                elif kind == "done":
-                    return True, payload
-                else:  # "error"
-                    raise payload
-            if frames.closed:
-                _, status = os.waitpid(pid, 0)
-                reaped = True
-                raise ChildCrashed(f"the solver process died without answering ({_describe(status)})")
+                return None, None
+            ready, _, _ = select.select(list(running), [], [], wait)
+            for fd in ready:  # if none, the loop re-checks the clock
+                i, frames = running[fd]
+                for kind, payload in frames.read():
+                    if kind == "message":
+                        if on_message is not None and on_message(i, payload):
+                            return None, None
+                    elif kind == "done":
+                        return i, payload
+                    else:  # "error": this member is out
+                        failures.append((i, payload))
+                        frames.closed = True
+                        break
+                if frames.closed:
+                    del running[fd]
+                    os.close(fd)
+                    status = _reap(pids.pop(i))
+                    if not any(j == i for j, _ in failures):
+                        failures.append((i, ChildCrashed(f"the solver process died without answering ({status})")))
+        raise min(failures, key=lambda f: f[0])[1]
     finally:
-        if not reaped:
+        for pid in pids.values():
             _kill_and_reap(pid)
-        os.close(read_fd)
+        for fd in running:
+            os.close(fd)
 
 
 def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int) -> None:
@@ -176,6 +205,12 @@ def _kill_and_reap(pid: int) -> None:
         pass
 
 
+def _reap(pid: int) -> str:
+    """Wait for a child whose pipe has closed; how it ended, in words."""
+    _, status = os.waitpid(pid, 0)
+    return _describe(status)
+
+
 def _describe(status: int) -> str:
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
@@ -186,4 +221,4 @@ def _describe(status: int) -> str:
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available"]
+__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "race_in_children"]

@@ -14,16 +14,32 @@ more than solving it; SAT search finishes the hard ones that probing + DFS canno
 DRAT proof certifies the SAT step only (relative to the cells native fixed).
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
+
+3. The race (`extra={"race": True}`, the default when two cores are free): step 2 runs in a forked child
+   while a second child runs RACE_PARTNER (Kissat) on the whole puzzle; the first to answer wins and the
+   other is killed. Solutions found by either count together: two distinct grids prove `multiple` even when
+   neither member has found two. Why: no one solver is fast everywhere on the survey set (session 8). CaDiCaL
+   after native propagation meets the picture targets (Gettys 11.5 s) but finds no solution of Knotty, Faase or
+   Meow in 300 s; Kissat on the whole formula finds them in 120-195 s (then CaDiCaL, guided by that solution,
+   finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER) but is 2x slower on the ordinary puzzles.
+   On two cores the race costs wall time only where both are slow. It is off with one core or `workers=1`
+   (`nonocp bench` runs one engine per core), with `proof_dir` (the proof's CNF must be the one that
+   was refuted, and two members would write the same files), and when the variant is the partner itself.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
+from collections.abc import Callable
+from typing import Any
 
 from nonocp.backends.base import SolveOptions
-from nonocp.backends.sat import DEFAULT_SOLVER, SatBackend
-from nonocp.grid import Domains
+from nonocp.backends.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
+from nonocp.errors import BackendUnavailable, NonocpError
+from nonocp.forked import fork_available, race_in_children
+from nonocp.grid import Domains, Grid
 from nonocp.puzzle import Puzzle
 from nonocp.result import SolveResult, status_of
 
@@ -33,12 +49,16 @@ from nonocp.result import SolveResult, status_of
 # Probing won on some puzzles (M&M, Smoke, Thing, Center) and lost on others (Forever, Petro, Tragic, DiCap).
 # `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
+# The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
+# formula, because Kissat's first solution is that fragile: Faase took 131-135 s on it and more than 200 s with
+# native's cells fixed (session 8, one run each).
+RACE_PARTNER = "kissat404"
 
 
 class AutoBackend:
     name = "auto"
     # its own probing switch, and the sat engine's options (passed on to the SAT stage)
-    OPTIONS = {"probe": bool, **SatBackend.OPTIONS}
+    OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
 
     def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
         self.sat = SatBackend(variant)
@@ -79,12 +99,38 @@ class AutoBackend:
         w = puzzle.width
         fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        result = self.sat.solve(puzzle, dataclasses.replace(options, fixed=fixed, time_limit=remaining))
+        sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
+        partner = self._race_partner(options)
+        if partner is None:
+            result = self.sat.solve(puzzle, sat_options)
+        else:
+            # No time limit inside the members: the race kills them at the deadline, and every solution is
+            # sent back as found, so a kill loses nothing; without one, CaDiCaL runs one uninterrupted solve
+            # instead of conflict slices that each restart from the root (Gettys: 78,221 conflicts against
+            # 84,195 in slices, session 8).
+            members = [(self.sat, dataclasses.replace(sat_options, time_limit=None)),
+                       (partner, dataclasses.replace(options, time_limit=None))]  # the caller's own `fixed` only
+            result = _race(puzzle, members, limit, deadline, options.progress)
+            stats["race"] = [f"{self.sat.solver_name} after native", f"{partner.solver_name} on the whole puzzle"]
         stats.update(result.stats)
         stats["phase"] = "sat"
         return dataclasses.replace(
             result, backend=f"{self.name}:{self.sat.solver_name}", seconds=time.monotonic() - start, stats=stats
         )
+
+    def _race_partner(self, options: SolveOptions) -> SatBackend | None:
+        """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
+        wanted = options.extra.get("race")
+        if wanted is None:  # the default: race when a second core is there for it, unless told one worker
+            wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
+        if not wanted or not fork_available() or options.extra.get("proof_dir"):
+            return None
+        if self.sat.solver_name == RACE_PARTNER:
+            return None
+        try:
+            return SatBackend(RACE_PARTNER)
+        except BackendUnavailable:  # a python-sat without Kissat: the race needs it
+            return None
 
     def _result(self, status, solutions, exhausted, start, stats) -> SolveResult:
         return SolveResult(
@@ -95,3 +141,61 @@ class AutoBackend:
             seconds=time.monotonic() - start,
             stats=stats,
         )
+
+
+def _free_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _race(
+    puzzle: Puzzle,
+    members: list[tuple[SatBackend, SolveOptions]],
+    limit: int | None,
+    deadline: float | None,
+    progress: Callable[[dict[str, Any]], None] | None,
+) -> SolveResult:
+    """Each member's search in its own child (nonocp.forked.race_in_children); the first answer wins. Every grid
+    a member finds is a solution of the puzzle, so the distinct grids of all members count together, and
+    `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
+    At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
+    timeout with the solutions found by then."""
+    start = time.monotonic()
+    kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
+    found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first
+
+    def on_message(member: int, grid: Grid) -> bool:
+        if grid not in found:
+            found[grid] = member
+            if progress is not None:
+                progress({"solutions": len(found)})
+        return limit is not None and len(found) >= limit
+
+    def member_search(backend: SatBackend, options: SolveOptions):
+        return lambda send: backend.search(puzzle, options, on_solution=lambda grid, n: send(grid))
+
+    fns = [member_search(backend, options) for backend, options in members]
+    winner, result = race_in_children(fns, kill_at, on_message)
+    names = [backend.solver_name for backend, _ in members]
+    if winner is not None:
+        if result.exhausted and not set(found) <= set(result.solutions):
+            # both members solve the same puzzle exactly, so this is a bug in one of them, never an answer
+            raise NonocpError(f"auto: the race's members disagree ({names[winner]} exhausted the search "
+                              "without a solution another member found)")
+        stats = {**result.stats, "race_winner": names[winner]}
+        return dataclasses.replace(result, seconds=time.monotonic() - start, stats=stats)
+    timed_out = limit is None or len(found) < limit
+    solutions = tuple(found)[:limit]
+    stats: dict[str, Any] = {"race_winner": None, "race_found_by": [names[found[g]] for g in solutions]}
+    if timed_out:
+        stats["killed_at_time_limit"] = True
+    return SolveResult(
+        status=status_of(len(solutions), False, limit, timed_out),
+        solutions=solutions,
+        exhausted=False,
+        backend=f"sat:{names[0]}",
+        seconds=time.monotonic() - start,
+        stats=stats,
+    )

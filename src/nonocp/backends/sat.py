@@ -122,6 +122,14 @@ class SatBackend:
             return self._solve(puzzle, options, settings, start, deadline, on_solution=report)
         return self._solve_in_child(puzzle, options, settings, start, deadline)
 
+    def search(
+        self, puzzle: Puzzle, options: SolveOptions, on_solution: Callable[[Grid, int], None] | None = None
+    ) -> SolveResult:
+        """`solve` in this process whatever the time limit (no forked child, no hard stop), with each solution
+        reported as found: for callers that run it in a child of their own (the auto engine's race)."""
+        start = time.monotonic()
+        return self._solve(puzzle, options, self._settings(options), start, options.deadline(start), on_solution)
+
     def _settings(self, options: SolveOptions) -> _Settings:
         """The engine's own options from `options.extra`, read once and checked against OPTIONS."""
         settings = _Settings(options.extra.get("encoding", DEFAULT_ENCODING), options.extra.get("phase", DEFAULT_PHASE))

@@ -1,0 +1,126 @@
+"""The auto engine's race: CaDiCaL after native propagation against Kissat on the whole puzzle, each in a forked
+child, the first answer winning and the solutions of both counting together (nonocp.backends.auto, step 3)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import examples
+from nonocp.backends import SolveOptions, get_backend
+from nonocp.errors import NonocpError
+from nonocp.forked import fork_available
+from nonocp.grid import Grid
+from nonocp.puzzle import Block, Puzzle
+from nonocp.result import Status
+from oracle import brute_force
+from strategies import puzzles_with_grid
+
+pytest.importorskip("pysat")
+pytestmark = pytest.mark.skipif(not fork_available(), reason="the race runs its members in forked children")
+
+import nonocp.backends.auto as auto_module  # noqa: E402 (after the skips: it needs nothing heavy, but says why)
+
+
+def B(*lengths: int):
+    return tuple(Block(n) for n in lengths)
+
+
+PERMUTATIONS = Puzzle((B(1),) * 4, (B(1),) * 4)  # 24 solutions, nothing for line logic to decide
+
+
+def _kissat_or_skip():
+    from nonocp.backends.sat import canonical_solver_name
+    from nonocp.errors import BackendUnavailable
+
+    try:
+        canonical_solver_name(auto_module.RACE_PARTNER)
+    except BackendUnavailable as e:
+        pytest.skip(str(e))
+
+
+def test_a_raced_enumeration_is_exact():
+    _kissat_or_skip()
+    r = get_backend("auto").solve(PERMUTATIONS, SolveOptions(max_solutions=None, extra={"race": True}))
+    assert r.exhausted and len(r.solutions) == 24 and len(set(r.solutions)) == 24
+    assert all(PERMUTATIONS.is_solution(g) for g in r.solutions)
+    assert r.stats["race_winner"] in ("cadical195", "kissat404")
+    assert r.stats["race"] == ["cadical195 after native", "kissat404 on the whole puzzle"]
+
+
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
+def test_raced_counts_match_brute_force(data):
+    _kissat_or_skip()
+    puzzle, _ = data
+    expected = set(brute_force(puzzle))
+    r = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=2, extra={"race": True}))
+    assert set(r.solutions) <= expected and len(r.solutions) == min(2, len(expected))
+    assert r.status is {0: Status.NONE, 1: Status.UNIQUE}.get(len(expected), Status.MULTIPLE)
+
+
+def test_when_the_race_runs(monkeypatch):
+    _kissat_or_skip()
+    auto = get_backend("auto")
+    partner = auto._race_partner
+    monkeypatch.setattr(auto_module, "_free_cores", lambda: 2)
+    assert partner(SolveOptions()).solver_name == "kissat404"  # the default, with two cores
+    assert partner(SolveOptions(workers=1)) is None  # `nonocp bench` gives each engine one core
+    assert partner(SolveOptions(extra={"race": False})) is None
+    assert partner(SolveOptions(extra={"race": True, "proof_dir": "p"})) is None  # one proof, one writer
+    kissat_first = get_backend("auto:kissat")._race_partner
+    assert kissat_first(SolveOptions(extra={"race": True})) is None  # the partner does not race itself
+    monkeypatch.setattr(auto_module, "_free_cores", lambda: 1)
+    assert partner(SolveOptions()) is None
+    assert partner(SolveOptions(workers=2)) is not None
+    assert partner(SolveOptions(extra={"race": True})) is not None
+
+
+class _Member:
+    """A stand-in for a SatBackend in the race: sends its grids, then answers or never does."""
+
+    def __init__(self, name: str, grids: list[Grid], answer: str, delay: float = 0.0):
+        self.solver_name, self.grids, self.answer, self.delay = name, grids, answer, delay
+
+    def search(self, puzzle, options, on_solution):
+        from nonocp.result import SolveResult
+
+        time.sleep(self.delay)
+        for n, g in enumerate(self.grids, 1):
+            on_solution(g, n)
+        if self.answer == "never":
+            while True:
+                time.sleep(1)
+        return SolveResult(status=Status.UNIQUE, solutions=tuple(self.grids), exhausted=True, backend="sat:x")
+
+
+G1 = Grid.from_rows([[1, 0], [0, 1]])
+G2 = Grid.from_rows([[0, 1], [1, 0]])
+ANY = Puzzle((B(1), B(1)), (B(1), B(1)))
+
+
+def test_two_members_finding_one_solution_each_prove_multiple():
+    members = [(_Member("a", [G1], "never"), SolveOptions()), (_Member("b", [G2], "never"), SolveOptions())]
+    r = auto_module._race(ANY, members, 2, None, None)
+    assert r.status is Status.MULTIPLE and set(r.solutions) == {G1, G2} and not r.exhausted
+    assert sorted(r.stats["race_found_by"]) == ["a", "b"] and r.stats["race_winner"] is None
+
+
+def test_the_same_grid_from_both_members_counts_once_and_the_deadline_ends_the_race():
+    members = [(_Member("a", [G1], "never"), SolveOptions()), (_Member("b", [G1], "never"), SolveOptions())]
+    r = auto_module._race(ANY, members, 2, time.monotonic() + 1.0, None)
+    assert r.status is Status.TIMEOUT and r.solutions == (G1,) and r.stats["killed_at_time_limit"]
+
+
+def test_the_first_answer_wins_and_an_answer_missing_a_found_solution_is_an_error():
+    members = [(_Member("a", [G1], "exhausted", delay=0.3), SolveOptions()),
+               (_Member("b", [], "never"), SolveOptions())]
+    r = auto_module._race(ANY, members, 2, None, None)
+    assert r.status is Status.UNIQUE and r.solutions == (G1,) and r.stats["race_winner"] == "a"
+    # b sends G2 first; a then claims to have exhausted the search with G1 alone: a bug, never an answer
+    members = [(_Member("a", [G1], "exhausted", delay=1.0), SolveOptions()),
+               (_Member("b", [G2], "never"), SolveOptions())]
+    with pytest.raises(NonocpError, match="disagree"):
+        auto_module._race(ANY, members, 3, None, None)
