@@ -41,7 +41,13 @@ def _kissat_or_skip():
         pytest.skip(str(e))
 
 
-def test_a_raced_enumeration_is_exact():
+@pytest.fixture
+def no_delay(monkeypatch):
+    """Kissat joins at once (it waits RACE_DELAY seconds by default, longer than these puzzles take)."""
+    monkeypatch.setattr(auto_module, "RACE_DELAY", 0.0)
+
+
+def test_a_raced_enumeration_is_exact(no_delay):
     _kissat_or_skip()
     r = get_backend("auto").solve(PERMUTATIONS, SolveOptions(max_solutions=None, extra={"race": True}))
     assert r.exhausted and len(r.solutions) == 24 and len(set(r.solutions)) == 24
@@ -56,7 +62,11 @@ def test_raced_counts_match_brute_force(data):
     _kissat_or_skip()
     puzzle, _ = data
     expected = set(brute_force(puzzle))
-    r = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=2, extra={"race": True}))
+    delay, auto_module.RACE_DELAY = auto_module.RACE_DELAY, 0.0  # Kissat at once (no function fixtures here)
+    try:
+        r = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=2, extra={"race": True}))
+    finally:
+        auto_module.RACE_DELAY = delay
     assert set(r.solutions) <= expected and len(r.solutions) == min(2, len(expected))
     assert r.status is {0: Status.NONE, 1: Status.UNIQUE}.get(len(expected), Status.MULTIPLE)
 
@@ -70,6 +80,8 @@ def test_when_the_race_runs(monkeypatch):
     assert partner(SolveOptions(workers=1)) is None  # `nonocp bench` gives each engine one core
     assert partner(SolveOptions(extra={"race": False})) is None
     assert partner(SolveOptions(extra={"race": True, "proof_dir": "p"})) is None  # one proof, one writer
+    assert partner(SolveOptions(time_limit=auto_module.RACE_DELAY)) is None  # the partner would never start
+    assert partner(SolveOptions(time_limit=auto_module.RACE_DELAY + 1)) is not None
     kissat_first = get_backend("auto:kissat")._race_partner
     assert kissat_first(SolveOptions(extra={"race": True})) is None  # the partner does not race itself
     monkeypatch.setattr(auto_module, "_free_cores", lambda: 1)
@@ -78,7 +90,7 @@ def test_when_the_race_runs(monkeypatch):
     assert partner(SolveOptions(extra={"race": True})) is not None
 
 
-class _Member:
+class _Fake:
     """A stand-in for a SatBackend in the race: sends its grids, then answers or never does."""
 
     def __init__(self, name: str, grids: list[Grid], answer: str, delay: float = 0.0):
@@ -93,7 +105,14 @@ class _Member:
         if self.answer == "never":
             while True:
                 time.sleep(1)
+        if self.answer == "timeout":  # stopped itself at its deadline
+            return SolveResult(status=Status.TIMEOUT, solutions=tuple(self.grids), exhausted=False, backend="sat:x",
+                               stats={"conflicts": 7})
         return SolveResult(status=Status.UNIQUE, solutions=tuple(self.grids), exhausted=True, backend="sat:x")
+
+
+def _member(*args, **kwargs) -> auto_module._Member:
+    return auto_module._Member(_Fake(*args, **kwargs), SolveOptions(), 0.0)
 
 
 G1 = Grid.from_rows([[1, 0], [0, 1]])
@@ -102,25 +121,38 @@ ANY = Puzzle((B(1), B(1)), (B(1), B(1)))
 
 
 def test_two_members_finding_one_solution_each_prove_multiple():
-    members = [(_Member("a", [G1], "never"), SolveOptions()), (_Member("b", [G2], "never"), SolveOptions())]
+    members = [_member("a", [G1], "never"), _member("b", [G2], "never")]
     r = auto_module._race(ANY, members, 2, None, None)
     assert r.status is Status.MULTIPLE and set(r.solutions) == {G1, G2} and not r.exhausted
     assert sorted(r.stats["race_found_by"]) == ["a", "b"] and r.stats["race_winner"] is None
 
 
 def test_the_same_grid_from_both_members_counts_once_and_the_deadline_ends_the_race():
-    members = [(_Member("a", [G1], "never"), SolveOptions()), (_Member("b", [G1], "never"), SolveOptions())]
+    members = [_member("a", [G1], "never"), _member("b", [G1], "never")]
     r = auto_module._race(ANY, members, 2, time.monotonic() + 1.0, None)
     assert r.status is Status.TIMEOUT and r.solutions == (G1,) and r.stats["killed_at_time_limit"]
 
 
 def test_the_first_answer_wins_and_an_answer_missing_a_found_solution_is_an_error():
-    members = [(_Member("a", [G1], "exhausted", delay=0.3), SolveOptions()),
-               (_Member("b", [], "never"), SolveOptions())]
+    members = [_member("a", [G1], "exhausted", delay=0.3),
+               _member("b", [], "never")]
     r = auto_module._race(ANY, members, 2, None, None)
     assert r.status is Status.UNIQUE and r.solutions == (G1,) and r.stats["race_winner"] == "a"
     # b sends G2 first; a then claims to have exhausted the search with G1 alone: a bug, never an answer
-    members = [(_Member("a", [G1], "exhausted", delay=1.0), SolveOptions()),
-               (_Member("b", [G2], "never"), SolveOptions())]
+    members = [_member("a", [G1], "exhausted", delay=1.0),
+               _member("b", [G2], "never")]
     with pytest.raises(NonocpError, match="disagree"):
         auto_module._race(ANY, members, 3, None, None)
+
+
+def test_a_member_waits_before_it_starts():
+    late = auto_module._Member(_Fake("late", [G2], "never"), SolveOptions(), 30.0)
+    r = auto_module._race(ANY, [_member("a", [G1], "exhausted", delay=0.3), late], 2, None, None)
+    assert r.status is Status.UNIQUE and r.solutions == (G1,) and r.stats["race_winner"] == "a"
+
+
+def test_a_member_that_stops_itself_at_the_deadline_does_not_win():
+    late = auto_module._Member(_Fake("b", [G2], "never", delay=0.1), SolveOptions(), 0.0)
+    r = auto_module._race(ANY, [_member("a", [], "timeout", delay=1.0), late], 3, None, None)
+    assert r.status is Status.TIMEOUT and r.solutions == (G2,) and r.stats["race_winner"] is None
+    assert r.stats["conflicts"] == 7 and "killed_at_time_limit" not in r.stats

@@ -15,16 +15,16 @@ DRAT proof certifies the SAT step only (relative to the cells native fixed).
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
-3. The race (`extra={"race": True}`, the default when two cores are free): step 2 runs in a forked child
-   while a second child runs RACE_PARTNER (Kissat) on the whole puzzle; the first to answer wins and the
-   other is killed. Solutions found by either count together: two distinct grids prove `multiple` even when
-   neither member has found two. Why: no one solver is fast everywhere on the survey set (session 8). CaDiCaL
-   after native propagation meets the picture targets (Gettys 11.5 s) but finds no solution of Knotty, Faase or
-   Meow in 300 s; Kissat on the whole formula finds them in 120-195 s (then CaDiCaL, guided by that solution,
-   finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER) but is 2x slower on the ordinary puzzles.
-   On two cores the race costs wall time only where both are slow. It is off with one core or `workers=1`
-   (`nonocp bench` runs one engine per core), with `proof_dir` (the proof's CNF must be the one that
-   was refuted, and two members would write the same files), and when the variant is the partner itself.
+3. The race (`extra={"race": True}`, the default when two cores are free): step 2 runs in a forked child;
+   if it has not answered after RACE_DELAY seconds, a second child starts RACE_PARTNER (Kissat) on the whole
+   puzzle. The first to answer wins and the other is killed. Solutions found by either count together: two
+   distinct grids prove `multiple` even when neither member has found two. Why: no one solver is fast
+   everywhere on the survey set (session 8). CaDiCaL after native propagation meets the picture targets but
+   finds no solution of Knotty, Faase or Meow in 300 s; Kissat on the whole formula finds them in 120-195 s
+   (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
+   but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
+   runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
+   members would write the same files), and when the variant is the partner itself.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import dataclasses
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from nonocp.backends.base import SolveOptions
 from nonocp.backends.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
@@ -41,7 +41,7 @@ from nonocp.errors import BackendUnavailable, NonocpError
 from nonocp.forked import fork_available, race_in_children
 from nonocp.grid import Domains, Grid
 from nonocp.puzzle import Puzzle
-from nonocp.result import SolveResult, status_of
+from nonocp.result import SolveResult, Status, status_of
 
 # Probing before SAT is off by default. Measured in session 6 (`benchmarks/bench_sat.py --backends
 # auto,auto+probe --timeout 60`, the 31 survey puzzles, one run on a loaded machine; benchmarks/README.md):
@@ -53,6 +53,13 @@ DEFAULT_PROBE = False
 # formula, because Kissat's first solution is that fragile: Faase took 131-135 s on it and more than 200 s with
 # native's cells fixed (session 8, one run each).
 RACE_PARTNER = "kissat404"
+# Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
+# (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
+# Measured on the survey set (session 9, 2 cores, partner at once): Gettys 14.7 s in the race against 11.7 s
+# alone, Marley 1.41 against 1.07; the race won Nature (0.73 against 1.80: Kissat found a second grid first)
+# and lost nothing on Knotty, Faase or Meow. After this delay only puzzles that CaDiCaL has not answered in
+# 15 s pay for the second core; every survey puzzle that it decides at all, it decides within that.
+RACE_DELAY = 15.0
 
 
 class AutoBackend:
@@ -104,12 +111,13 @@ class AutoBackend:
         if partner is None:
             result = self.sat.solve(puzzle, sat_options)
         else:
-            # No time limit inside the members: the race kills them at the deadline, and every solution is
-            # sent back as found, so a kill loses nothing; without one, CaDiCaL runs one uninterrupted solve
-            # instead of conflict slices that each restart from the root (Gettys: 78,221 conflicts against
-            # 84,195 in slices, session 8).
-            members = [(self.sat, dataclasses.replace(sat_options, time_limit=None)),
-                       (partner, dataclasses.replace(options, time_limit=None))]  # the caller's own `fixed` only
+            # The first member runs exactly as without the race (the same options, so the same search path);
+            # the partner's time limit starts when it does. The race kills both at the deadline anyway (the
+            # partner cannot stop itself), and every solution is sent back as it is found.
+            late = None if remaining is None else max(0.0, remaining - RACE_DELAY)
+            members = [_Member(self.sat, sat_options, 0.0),
+                       # the caller's own `fixed` only: the whole puzzle
+                       _Member(partner, dataclasses.replace(options, time_limit=late), RACE_DELAY)]
             result = _race(puzzle, members, limit, deadline, options.progress)
             stats["race"] = [f"{self.sat.solver_name} after native", f"{partner.solver_name} on the whole puzzle"]
         stats.update(result.stats)
@@ -125,6 +133,8 @@ class AutoBackend:
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
         if not wanted or not fork_available() or options.extra.get("proof_dir"):
             return None
+        if options.time_limit is not None and options.time_limit <= RACE_DELAY:
+            return None  # the partner would never start
         if self.sat.solver_name == RACE_PARTNER:
             return None
         try:
@@ -150,9 +160,18 @@ def _free_cores() -> int:
         return os.cpu_count() or 1
 
 
+class _Member(NamedTuple):
+    """One member of the race: an engine (with `search` and `solver_name`, as SatBackend), its options, and
+    how many seconds it waits before it starts."""
+
+    backend: Any
+    options: SolveOptions
+    start_after: float
+
+
 def _race(
     puzzle: Puzzle,
-    members: list[tuple[SatBackend, SolveOptions]],
+    members: list[_Member],
     limit: int | None,
     deadline: float | None,
     progress: Callable[[dict[str, Any]], None] | None,
@@ -173,12 +192,17 @@ def _race(
                 progress({"solutions": len(found)})
         return limit is not None and len(found) >= limit
 
-    def member_search(backend: SatBackend, options: SolveOptions):
-        return lambda send: backend.search(puzzle, options, on_solution=lambda grid, n: send(grid))
+    def member_search(member: _Member):
+        def search(send):
+            time.sleep(member.start_after)  # in the child: asleep, it takes no core
+            return member.backend.search(puzzle, member.options, on_solution=lambda grid, n: send(grid))
 
-    fns = [member_search(backend, options) for backend, options in members]
-    winner, result = race_in_children(fns, kill_at, on_message)
-    names = [backend.solver_name for backend, _ in members]
+        return search
+
+    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message)
+    names = [m.backend.solver_name for m in members]
+    if winner is not None and result.status is Status.TIMEOUT:
+        winner = None  # a member that stopped itself at the deadline: the answer is what all found by then
     if winner is not None:
         if result.exhausted and not set(found) <= set(result.solutions):
             # both members solve the same puzzle exactly, so this is a bug in one of them, never an answer
@@ -188,8 +212,9 @@ def _race(
         return dataclasses.replace(result, seconds=time.monotonic() - start, stats=stats)
     timed_out = limit is None or len(found) < limit
     solutions = tuple(found)[:limit]
-    stats: dict[str, Any] = {"race_winner": None, "race_found_by": [names[found[g]] for g in solutions]}
-    if timed_out:
+    stats: dict[str, Any] = {} if result is None else dict(result.stats)  # a member that timed out: its counts
+    stats.update(race_winner=None, race_found_by=[names[found[g]] for g in solutions])
+    if timed_out and result is None:
         stats["killed_at_time_limit"] = True
     return SolveResult(
         status=status_of(len(solutions), False, limit, timed_out),
