@@ -1,4 +1,5 @@
 """The native line solver against brute force: exhaustive on short lines, hypothesis-driven up to length 10.
+Both implementations: the Python one (line.py) and, where it is built, the C one (_fastline.c via fast.py).
 
 Oracles: `tests/oracle.py`'s `line_solutions` (every ncolors**length line, filtered by its runs) where that
 is affordable, and for longer colour lines a direct enumeration of block placements (itself checked
@@ -11,10 +12,12 @@ from __future__ import annotations
 import itertools
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FULL_DEPTH, examples
+from nonocp.backends.native import fast
 from nonocp.backends.native.line import _reverse, line_feasible, solve_line
 from nonocp.puzzle import Block, Clue, line_clue
 from oracle import line_solutions
@@ -70,12 +73,19 @@ def expected(lines, cellmasks) -> list[int] | None:
     return out
 
 
-def run_solver(clue: Clue, cellmasks, ncol: int) -> list[int] | None:
+# the C solver is tested wherever it is built; tests/test_fastline.py fails if a compiler was there and it is not
+IMPLS = ["python", "c"] if fast.available() else ["python"]
+
+
+def run_solver(clue: Clue, cellmasks, ncol: int, impl: str = "python") -> list[int] | None:
     n = len(cellmasks)
     masks = [sum(((cellmasks[i] >> c) & 1) << i for i in range(n)) for c in range(ncol)]
     blocks = tuple((b.length, b.color) for b in clue)
-    got = solve_line(blocks, n, masks)
-    assert line_feasible(blocks, n, masks) == (got is not None), "the one-pass feasibility check must agree"
+    if impl == "c":
+        got = fast.solve_line(fast.plans_for([blocks], [n], ncol)[0], n, tuple(masks))
+    else:
+        got = solve_line(blocks, n, masks)
+        assert line_feasible(blocks, n, masks) == (got is not None), "the one-pass feasibility check must agree"
     if got is None:
         return None
     assert len(got) == ncol
@@ -95,32 +105,35 @@ def test_bit_reversal(width, data):
     assert _reverse(x, width) == int(format(x, f"0{width}b")[::-1], 2)
 
 
-def test_exhaustive_black_and_white_up_to_6():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_exhaustive_black_and_white_up_to_6(impl):
     checked = 0
     for n in range(1, 7 if FULL_DEPTH else 6):
         for clue in all_clues(n, 2):
             lines = brute_lines(clue, n, 2)
             for cellmasks in itertools.product((1, 2, 3), repeat=n):
-                assert run_solver(clue, cellmasks, 2) == expected(lines, cellmasks), (clue, cellmasks)
+                assert run_solver(clue, cellmasks, 2, impl) == expected(lines, cellmasks), (clue, cellmasks)
                 checked += 1
     assert checked > (10_000 if FULL_DEPTH else 3_000)
 
 
-def test_exhaustive_three_colours_up_to_2():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_exhaustive_three_colours_up_to_2(impl):
     # palette of 4 (background + 3 colours): every clue of length <= 2, every partial line (15**n)
     for n in range(1, 3):
         for clue in all_clues(n, 4):
             lines = brute_lines(clue, n, 4)
             for cellmasks in itertools.product(range(1, 16), repeat=n):
-                assert run_solver(clue, cellmasks, 4) == expected(lines, cellmasks), (clue, cellmasks)
+                assert run_solver(clue, cellmasks, 4, impl) == expected(lines, cellmasks), (clue, cellmasks)
 
 
-def test_exhaustive_two_colours_up_to_3():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_exhaustive_two_colours_up_to_3(impl):
     for n in range(1, 4):
         for clue in all_clues(n, 3):
             lines = brute_lines(clue, n, 3)
             for cellmasks in itertools.product(range(1, 8), repeat=n):
-                assert run_solver(clue, cellmasks, 3) == expected(lines, cellmasks), (clue, cellmasks)
+                assert run_solver(clue, cellmasks, 3, impl) == expected(lines, cellmasks), (clue, cellmasks)
 
 
 @st.composite
@@ -152,12 +165,13 @@ def oracle_lines(clue: Clue, n: int, ncol: int):
     return placements(clue, n)
 
 
+@pytest.mark.parametrize("impl", IMPLS)
 @settings(max_examples=examples(300), deadline=None)
 @given(case=clue_and_partial_line())
-def test_matches_brute_force_up_to_length_10(case):
+def test_matches_brute_force_up_to_length_10(impl, case):
     clue, cellmasks, ncol = case
     lines = oracle_lines(clue, len(cellmasks), ncol)
-    assert run_solver(clue, cellmasks, ncol) == expected(lines, cellmasks)
+    assert run_solver(clue, cellmasks, ncol, impl) == expected(lines, cellmasks)
 
 
 def test_placement_oracle_agrees_with_brute_force():
@@ -166,7 +180,8 @@ def test_placement_oracle_agrees_with_brute_force():
             assert sorted(placements(clue, n)) == sorted(brute_lines(clue, n, ncol)), clue
 
 
-def test_long_lines_against_placements():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_long_lines_against_placements(impl):
     # lengths well past 10, where the packed-integer reversal spans several machine words
     import random
 
@@ -186,13 +201,14 @@ def test_long_lines_against_placements():
         if placement_count(clue, n) > (50_000 if FULL_DEPTH else 10_000):
             continue  # the oracle would enumerate too many lines; other random lines cover the code
         lines = placements(clue, n)
-        assert run_solver(clue, cellmasks, ncol) == expected(lines, cellmasks)
+        assert run_solver(clue, cellmasks, ncol, impl) == expected(lines, cellmasks)
 
 
-def test_contradictions():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_contradictions(impl):
     two = (Block(2, 1),)
-    assert run_solver(two, (3, 1, 3), 2) is None  # the only free cells are apart
-    assert run_solver((), (2, 3), 2) is None  # an empty line with a forced black cell
+    assert run_solver(two, (3, 1, 3), 2, impl) is None  # the only free cells are apart
+    assert run_solver((), (2, 3), 2, impl) is None  # an empty line with a forced black cell
     # same colour needs a gap, different colours may touch
-    assert run_solver((Block(1, 1), Block(1, 1)), (7, 7), 3) is None
-    assert run_solver((Block(1, 1), Block(1, 2)), (7, 7), 3) == [2, 4]
+    assert run_solver((Block(1, 1), Block(1, 1)), (7, 7), 3, impl) is None
+    assert run_solver((Block(1, 1), Block(1, 2)), (7, 7), 3, impl) == [2, 4]

@@ -71,7 +71,9 @@ class NativeBackend:
                               options.extra.get("minimize", True), scores)
 
     def version(self) -> str:
-        return VERSION
+        from nonocp.backends.native import fast
+
+        return f"{VERSION} (line solver: {fast.implementation()})"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
@@ -109,5 +111,5 @@ class NativeBackend:
             exhausted=exhausted,
             backend=f"{self.name}:{self.variant}" if self.variant else self.name,
             seconds=elapsed,
-            stats=stats.as_dict(),
+            stats={**stats.as_dict(), "line_solver": "c" if engine.fast_plans is not None else "python"},
         )

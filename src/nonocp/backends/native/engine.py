@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.backends.native import fast
 from nonocp.backends.native.line import Blocks, Plan, blocks_of, feasible_planned, plan_of, solve_planned
 from nonocp.puzzle import Puzzle
 
@@ -109,6 +110,13 @@ class Engine:
             self.plans.append(plan_of(b))
             self.length.append(n)
             self.key.append(ids.setdefault((b, n), len(ids)))
+        # The C line solver (fast.py) when it is built and takes this puzzle: the three methods that solve lines
+        # are replaced by theirs for this engine. No cache then: a C solve costs less than the cache's lookup.
+        self.fast_plans = fast.plans_for(self.blocks, self.length, self.ncol)
+        if self.fast_plans is not None:
+            self.line_result = self._fast_line_result  # type: ignore[method-assign]
+            self.line_feasible = self._fast_line_feasible  # type: ignore[method-assign]
+            self.propagate = self._fast_propagate  # type: ignore[method-assign]
 
     # ----------------------------------------------------------------- state helpers
 
@@ -211,6 +219,28 @@ class Engine:
             self.cache.clear()
         self.cache[k] = None
         return False
+
+    def _fast_line_result(self, ln: int, old: tuple[int, ...]) -> tuple[int, ...] | None:
+        """line_result by the C line solver (no cache)."""
+        stats = self.stats
+        stats.line_solves += 1
+        if not stats.line_solves & 127 and self.deadline is not None and time.monotonic() > self.deadline:
+            raise Timeout
+        return fast.solve_line(self.fast_plans[ln], self.length[ln], old)
+
+    def _fast_line_feasible(self, ln: int, old: tuple[int, ...]) -> bool:
+        self.stats.line_solves += 1
+        return fast.solve_line(self.fast_plans[ln], self.length[ln], old) is not None
+
+    def _fast_propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
+        """propagate by the C propagation loop; with `trace` (which records every step) the Python one."""
+        if trace and self.trace is not None:
+            return Engine.propagate(self, st, lines, trace)
+        removed, solves = fast.propagate(st, lines, self.fast_plans, self.length, self.H, self.ncol)
+        self.stats.line_solves += solves
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Timeout
+        return removed
 
     def propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
         """Run the line solver on dirty lines until nothing changes. Mutates `st`.
