@@ -115,3 +115,47 @@ def test_c_solver_rejects_what_it_cannot_take():
         fast.solve_line(plan, 5, (-1, 31))
     with pytest.raises(TypeError):
         fast.solve_line(plan, 5, ("x", 31))
+
+
+@st.composite
+def explanation_case(draw):
+    """A line's level-0 masks (`base`), the removals made since (`removed`), and a step they imply: a colour
+    gone from a cell (i, k), or a contradiction (i = k = -1), as Cdcl._shrink hands them to _narrow."""
+    ncol = draw(st.sampled_from([2, 2, 3]))
+    n = draw(st.integers(1, 70))
+    runs = draw(st.lists(st.tuples(st.integers(0, ncol - 1), st.integers(1, 6)), min_size=1, max_size=30))
+    source = ([v for v, k in runs for _ in range(k)] + [0] * n)[:n]
+    clue = tuple((b.length, b.color) for b in line_clue(source))
+    full = (1 << n) - 1
+    base = [full & ~(draw(st.integers(0, full)) & ~sum(1 << i for i, v in enumerate(source) if v == c))
+            if draw(st.booleans()) else full for c in range(ncol)]  # level-0 facts keep the source line
+    removed = [base[c] & draw(st.integers(0, full)) for c in range(ncol)]
+    masks = [base[c] & ~removed[c] for c in range(ncol)]
+    result = solve_planned(plan_of(clue), n, masks)
+    if result is None:
+        return clue, n, base, removed, -1, -1
+    steps = [(i, c) for c in range(ncol) for i in range(n) if (masks[c] >> i) & 1 and not (result[c] >> i) & 1]
+    if not steps:
+        i, c = draw(st.integers(0, n - 1)), draw(st.integers(0, ncol - 1))  # no step: every window fails
+        return clue, n, base, removed, i, c
+    i, c = draw(st.sampled_from(steps))
+    return clue, n, base, removed, i, c
+
+
+@needs_c
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=explanation_case())
+def test_c_explanations_equal_python(case):
+    """fast.narrow and Cdcl._narrow_python pick the same removals (so the CDCL search learns the same clauses
+    and takes the same path with either line solver); tests/test_native.py checks that they imply the step."""
+    from nonocp.backends.native.cdcl import Cdcl
+
+    clue, n, base, removed, i, k = case
+    engine = Engine(Puzzle((tuple(Block(length, colour) for length, colour in clue),),
+                           tuple((Block(1),) for _ in range(n)), palette_of(len(base))))
+    cdcl = Cdcl.__new__(Cdcl)  # only what _narrow_python reads: the engine (its C line_result) and ncol
+    cdcl.e, cdcl.ncol = engine, len(base)
+    expected = cdcl._narrow_python(0, base, removed, i, k)
+    got, solves = fast.narrow(fast.plans_for([clue], [n], len(base))[0], n, base, removed, i, k, Cdcl.GREEDY_MAX)
+    assert got == expected
+    assert solves == engine.stats.line_solves  # the same line solves, one by one

@@ -18,6 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __SIZEOF_INT128__
@@ -389,9 +390,163 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------- explanations (cdcl.Cdcl._narrow) */
+
+typedef struct {
+    const Plan *plan;
+    int n, ncol, i, k;
+    const word *base;    /* the line's masks at level 0 */
+    long solves;
+} Narrowing;
+
+/* Do the removals in `keep` (per colour) still imply the step: colour k gone from cell i, or, for k < 0,
+ * a contradiction? */
+static int implies(Narrowing *w, const word *keep) {
+    word masks[MAX_COLOURS], out[MAX_COLOURS];
+    for (int c = 0; c < w->ncol; c++) masks[c] = w->base[c] & ~keep[c];
+    w->solves++;
+    if (w->k < 0) {
+        word starts[MAX_BLOCKS], gaps[MAX_BLOCKS + 1];
+        return !forward(w->plan->k, w->plan->len, w->plan->col, w->plan->gap, w->n, masks, starts, gaps);
+    }
+    if (!solve(w->plan, w->n, w->ncol, masks, out)) return 1;
+    return !((out[w->k] >> w->i) & 1);
+}
+
+static void window(const Narrowing *w, const word *removed, int a, int b, word *keep) {
+    if (b > w->n - 1) b = w->n - 1; /* `removed` has n bits: cells past the line add nothing */
+    word bits = a <= b ? (((WORD_ONE << (b + 1)) - 1) ^ ((WORD_ONE << a) - 1)) : 0;
+    for (int c = 0; c < w->ncol; c++) keep[c] = removed[c] & bits;
+}
+
+static int implies_window(Narrowing *w, const word *removed, int a, int b) {
+    word keep[MAX_COLOURS];
+    window(w, removed, a, b, keep);
+    return implies(w, keep);
+}
+
+static int largest_left(Narrowing *w, const word *removed, int lo, int hi, int b) {
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (implies_window(w, removed, mid, b))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static int smallest_right(Narrowing *w, const word *removed, int a, int lo, int hi) {
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (implies_window(w, removed, a, mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* narrow(plan, n, base, removed, i, k, greedy_max) -> (keep masks, line solves)
+ *
+ * Cdcl._narrow, step for step (the same windows, the same binary searches, the same greedy order), so that
+ * both give the same explanations and the search takes the same path with either. */
+static PyObject *narrow(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *capsule, *base_obj, *removed_obj;
+    Narrowing w;
+    int greedy_max;
+    if (!PyArg_ParseTuple(args, "OiOOiii", &capsule, &w.n, &base_obj, &removed_obj, &w.i, &w.k, &greedy_max))
+        return NULL;
+    w.plan = PyCapsule_GetPointer(capsule, PLAN_NAME);
+    if (!w.plan) return NULL;
+    if (w.n < 1 || w.n > MAX_N || w.i >= w.n) {
+        PyErr_SetString(PyExc_ValueError, "narrow: line length or cell outside the fast path");
+        return NULL;
+    }
+    word base[MAX_COLOURS], removed[MAX_COLOURS], keep[MAX_COLOURS];
+    PyObject *seqs[2] = {base_obj, removed_obj};
+    word *dest[2] = {base, removed};
+    Py_ssize_t ncol = -1;
+    for (int s = 0; s < 2; s++) {
+        PyObject *seq = PySequence_Fast(seqs[s], "narrow: masks must be a sequence of ints");
+        if (!seq) return NULL;
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
+        if (size < 2 || size > MAX_COLOURS || (ncol >= 0 && size != ncol) || w.k >= size) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "narrow: colour counts do not match");
+            return NULL;
+        }
+        ncol = size;
+        for (Py_ssize_t c = 0; c < size; c++) {
+            if (!read_mask(PySequence_Fast_GET_ITEM(seq, c), &dest[s][c])) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    w.ncol = (int)ncol;
+    w.base = base;
+    w.solves = 0;
+    int n = w.n, i = w.i, a, b;
+    if (i >= 0) {
+        int radius = 1;
+        while (radius < n && !implies_window(&w, removed, radius <= i ? i - radius : 0, i + radius)) radius *= 2;
+        b = i + radius < n - 1 ? i + radius : n - 1;
+        a = largest_left(&w, removed, i - radius > 0 ? i - radius : 0, i, b);
+        b = smallest_right(&w, removed, a, i, b);
+    } else {
+        b = smallest_right(&w, removed, 0, 0, n - 1);
+        a = largest_left(&w, removed, 0, b, b);
+    }
+    window(&w, removed, a, b, keep);
+    /* greedy deletion of single removals inside the window, when few; farthest from the centre first */
+    int inside_c[MAX_COLOURS * 2], inside_p[MAX_COLOURS * 2], count = 0;
+    for (int c = 0; c < w.ncol && count <= greedy_max; c++)
+        for (int p = a; p <= b && count <= greedy_max; p++)
+            if ((keep[c] >> p) & 1) {
+                if (count < (int)(sizeof inside_c / sizeof inside_c[0])) {
+                    inside_c[count] = c;
+                    inside_p[count] = p;
+                }
+                count++;
+            }
+    if (count > 1 && count <= greedy_max && count <= (int)(sizeof inside_c / sizeof inside_c[0])) {
+        int centre = i >= 0 ? i : (a + b) / 2;
+        for (int x = 1; x < count; x++) { /* insertion sort: stable, as Python's sort */
+            int c = inside_c[x], p = inside_p[x], d = abs(p - centre), y = x - 1;
+            while (y >= 0 && abs(inside_p[y] - centre) < d) {
+                inside_c[y + 1] = inside_c[y];
+                inside_p[y + 1] = inside_p[y];
+                y--;
+            }
+            inside_c[y + 1] = c;
+            inside_p[y + 1] = p;
+        }
+        for (int x = 0; x < count; x++) {
+            word bit = WORD_ONE << inside_p[x];
+            keep[inside_c[x]] &= ~bit;
+            if (!implies(&w, keep)) keep[inside_c[x]] |= bit;
+        }
+    }
+    PyObject *masks = PyTuple_New(ncol);
+    if (!masks) return NULL;
+    for (Py_ssize_t c = 0; c < ncol; c++) {
+        PyObject *v = mask_object(keep[c]);
+        if (!v) {
+            Py_DECREF(masks);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(masks, c, v);
+    }
+    return Py_BuildValue("(Nl)", masks, w.solves);
+}
+
 static PyMethodDef methods[] = {
     {"make_plan", make_plan, METH_O, "make_plan(blocks) -> the clue's plan for solve_line and propagate"},
     {"solve_line", solve_line, METH_VARARGS, "solve_line(plan, n, masks) -> narrowed masks or None"},
+    {"narrow", narrow, METH_VARARGS,
+     "narrow(plan, n, base, removed, i, k, greedy_max) -> (the removals that still imply the step, line solves)"},
     {"propagate", propagate, METH_VARARGS,
      "propagate(state, lines, plans, lengths, height, ncol) -> (removed or -1, line solves)"},
     {NULL, NULL, 0, NULL},
