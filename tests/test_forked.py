@@ -129,6 +129,13 @@ def test_ctrl_c_in_the_caller_kills_the_child():
     assert _gone(got[0])
 
 
+def test_a_terminal_ctrl_c_reaches_the_caller_only():
+    """Ctrl-C in a terminal signals the whole foreground process group; the child is outside it (pysat's solve
+    would catch the signal and CaDiCaL abort with a message of its own)."""
+    finished, (pid, group) = call_in_child(lambda send: (os.getpid(), os.getpgrp()), None)
+    assert finished and group == pid and group != os.getpgrp()
+
+
 def test_the_child_dies_with_its_caller():
     """A caller killed from outside (a bench worker past its hard limit) must not leave a solver running."""
     import sys

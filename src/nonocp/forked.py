@@ -9,9 +9,9 @@ all. A child process can always be killed, so the time limit becomes a hard one.
 The child is a plain os.fork() of the caller: nothing is pickled on the way in (the puzzle, the options
 and any monkeypatching are simply there), and the child starts in about a millisecond. Only what the
 function returns and the messages it sends come back, pickled through a pipe, as they happen, so the
-caller keeps what was found before a kill. The child ignores Ctrl-C; the caller gets KeyboardInterrupt,
-kills the child and re-raises. A child that dies (a solver aborting the process, the kernel's OOM killer)
-becomes a NonocpError instead of taking the caller down.
+caller keeps what was found before a kill. The child runs in a process group of its own and ignores
+Ctrl-C; the caller gets KeyboardInterrupt, kills the child and re-raises. A child that dies (a solver
+aborting the process, the kernel's OOM killer) becomes a NonocpError instead of taking the caller down.
 """
 
 from __future__ import annotations
@@ -85,6 +85,11 @@ def race_in_children(
                 os.close(read_fd)
                 for fd in running:  # the other members' pipes are not this child's
                     os.close(fd)
+                # A process group of its own: Ctrl-C in a terminal goes to the whole foreground group, and
+                # pysat's solve() installs its own SIGINT handler over ours (CaDiCaL then aborts, printing
+                # "fatal error: invalid API usage" before the caller's one-line message). The caller alone
+                # gets Ctrl-C and kills the children.
+                os.setpgid(0, 0)
                 _die_with(parent)
                 _child_main(fn, write_fd)
             os.close(write_fd)
