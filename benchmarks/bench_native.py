@@ -6,7 +6,8 @@
     python benchmarks/bench_native.py --searches cdcl,dfs        # both searches, side by side per puzzle
 
 Reads the corpus by path (../shared/corpus beside the project; never copied). Each puzzle is solved
-`--runs` times with max_solutions=2 (so every verdict says unique / multiple / none); the table gives
+`--runs` times with max_solutions=2 (so every verdict says unique / multiple / none; `--max-solutions 1`
+finds one solution each, as the tournaments score); the table gives
 the median and the minimum wall time and the median CPU time (time.process_time) per puzzle, the
 verdict, whether the `goal` is among the solutions, and the search counters. On a shared machine the
 minimum is the closest to the unloaded cost, and CPU time is less noisy than wall time; say which
@@ -61,10 +62,14 @@ def survey_files() -> list[tuple[str, str]]:
     return sorted(out, key=lambda t: rank.get(t[0], len(rank)))
 
 
+# 2: every verdict says unique / multiple / none (the default); 1: find one solution, as tournaments score
+MAX_SOLUTIONS = 2
+
+
 def run_one(puzzle, timeout: float | None, search: str = ""):
     t, c = time.perf_counter(), time.process_time()
     backend = NativeBackend("" if search == "cdcl" else search)
-    r = backend.solve(puzzle, SolveOptions(max_solutions=2, time_limit=timeout))
+    r = backend.solve(puzzle, SolveOptions(max_solutions=MAX_SOLUTIONS, time_limit=timeout))
     return r, time.perf_counter() - t, time.process_time() - c
 
 
@@ -134,13 +139,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-survey", action="store_true")
     ap.add_argument("--tournament", type=int, default=0, help="solve the first N puzzles of --set")
     ap.add_argument("--set", default=os.path.join(CORPUS, "nonogram-record", "question", "taai2011.txt"))
+    ap.add_argument("--max-solutions", type=int, default=2,
+                    help="2 (default): decide unique or multiple; 1: one solution each, as a tournament scores")
     ap.add_argument("--searches", default="cdcl", help="comma-separated native searches: cdcl (default), dfs")
     args = ap.parse_args(argv)
     searches = [x for x in args.searches.split(",") if x]
     if not os.path.isdir(os.path.join(CORPUS, "webpbn-survey")):
         print(f"corpus not found at {CORPUS}", file=sys.stderr)
         return 2
-    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    global MAX_SOLUTIONS
+    MAX_SOLUTIONS = args.max_solutions
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; max_solutions={MAX_SOLUTIONS}")
     split = CpuSplit()
     if not args.no_survey:
         bench_survey(args.runs, args.timeout, set(filter(None, args.only.split(","))) or None, searches)

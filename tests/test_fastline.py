@@ -107,6 +107,18 @@ def test_c_propagation_reaches_the_same_fixpoint(grid, data):
 
 
 @needs_c
+def test_a_clue_longer_than_its_line_is_no_solution_not_a_crash():
+    """Files are checked when read (tests/test_formats.py), but a Puzzle built in code may hold such a clue."""
+    from nonocp.backends import SolveOptions
+    from nonocp.backends.native import NativeBackend
+    from nonocp.result import Status
+
+    puzzle = Puzzle(((Block(200),), (Block(1),)), ((Block(1),),) * 3)
+    assert Engine(puzzle).fast_plans is None
+    assert NativeBackend().solve(puzzle, SolveOptions()).status is Status.NONE
+
+
+@needs_c
 def test_c_solver_rejects_what_it_cannot_take():
     plan = fast.plans_for([((2, 1),)], [5], 2)[0]
     with pytest.raises(ValueError):

@@ -41,7 +41,10 @@ def plans_for(blocks: Sequence[Blocks], lengths: Sequence[int], ncol: int) -> li
         return None
     if any(len(b) > MAX_BLOCKS for b in blocks):
         return None
-    return [_fastline.make_plan(b) for b in blocks]
+    try:
+        return [_fastline.make_plan(b) for b in blocks]
+    except ValueError:  # a block longer than any line (no placement): the Python solver says so
+        return None
 
 
 def implementation() -> str:
