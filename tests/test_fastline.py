@@ -171,3 +171,19 @@ def test_c_explanations_equal_python(case):
     got, solves = fast.narrow(fast.plans_for([clue], [n], len(base))[0], n, base, removed, i, k, Cdcl.GREEDY_MAX)
     assert got == expected
     assert solves == engine.stats.line_solves  # the same line solves, one by one
+
+
+@needs_c
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data(), size=st.integers(1, 40), children=st.integers(1, 4), bits=st.sampled_from([8, 70, 200]))
+def test_c_union_of_probed_states_equals_python(data, size, children, bits):
+    state = data.draw(st.lists(st.integers(0, (1 << bits) - 1), min_size=size, max_size=size))
+    kids = [[x & data.draw(st.integers(0, (1 << bits) - 1)) if data.draw(st.booleans()) else x for x in state]
+            for _ in range(children)]
+    union = kids[0]
+    for kid in kids[1:]:
+        union = [a | b for a, b in zip(union, kid, strict=True)]
+    got = fast.union_if_narrower(state, kids)
+    assert (got is None) == (union == state)
+    if got is not None:
+        assert got == union

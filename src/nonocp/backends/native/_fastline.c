@@ -542,11 +542,72 @@ static PyObject *narrow(PyObject *Py_UNUSED(self), PyObject *args) {
     return Py_BuildValue("(Nl)", masks, w.solves);
 }
 
+/* union_if_narrower(state, children) -> the union of the children's states (lists of ints as long as state),
+ * or None when it equals state. Engine._agreement's first step: what every probed colour of a cell agrees on
+ * is what their union leaves out, and most probes agree on nothing new, so the union list is only built
+ * when it differs. Works on ints of any size (Python's own |, with 64-bit shortcuts). */
+static PyObject *union_if_narrower(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *state, *children;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &state, &PyList_Type, &children)) return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(state), nch = PyList_GET_SIZE(children);
+    if (nch < 1) {
+        PyErr_SetString(PyExc_ValueError, "union_if_narrower: no children");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < nch; j++) {
+        PyObject *ch = PyList_GET_ITEM(children, j);
+        if (!PyList_Check(ch) || PyList_GET_SIZE(ch) != size) {
+            PyErr_SetString(PyExc_ValueError, "union_if_narrower: every child must be a list as long as the state");
+            return NULL;
+        }
+    }
+    PyObject *out = NULL; /* built from the first index that differs */
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *u = PyList_GET_ITEM(PyList_GET_ITEM(children, 0), i);
+        Py_INCREF(u);
+        for (Py_ssize_t j = 1; j < nch; j++) {
+            PyObject *v = PyNumber_Or(u, PyList_GET_ITEM(PyList_GET_ITEM(children, j), i));
+            Py_DECREF(u);
+            if (!v) goto fail;
+            u = v;
+        }
+        if (!out) {
+            int same = PyObject_RichCompareBool(u, PyList_GET_ITEM(state, i), Py_EQ);
+            if (same < 0) {
+                Py_DECREF(u);
+                goto fail;
+            }
+            if (same) {
+                Py_DECREF(u);
+                continue;
+            }
+            out = PyList_New(size);
+            if (!out) {
+                Py_DECREF(u);
+                return NULL;
+            }
+            for (Py_ssize_t e = 0; e < i; e++) { /* equal so far: the state's own values */
+                PyObject *x = PyList_GET_ITEM(state, e);
+                Py_INCREF(x);
+                PyList_SET_ITEM(out, e, x);
+            }
+        }
+        PyList_SET_ITEM(out, i, u); /* steals u */
+    }
+    if (!out) Py_RETURN_NONE;
+    return out;
+fail:
+    Py_XDECREF(out); /* slots not yet set are NULL, which list dealloc skips */
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"make_plan", make_plan, METH_O, "make_plan(blocks) -> the clue's plan for solve_line and propagate"},
     {"solve_line", solve_line, METH_VARARGS, "solve_line(plan, n, masks) -> narrowed masks or None"},
     {"narrow", narrow, METH_VARARGS,
      "narrow(plan, n, base, removed, i, k, greedy_max) -> (the removals that still imply the step, line solves)"},
+    {"union_if_narrower", union_if_narrower, METH_VARARGS,
+     "union_if_narrower(state, children) -> the union of the children's states, or None when it equals state"},
     {"propagate", propagate, METH_VARARGS,
      "propagate(state, lines, plans, lengths, height, ncol) -> (removed or -1, line solves)"},
     {NULL, NULL, 0, NULL},

@@ -406,11 +406,16 @@ class Engine:
     def _agreement(self, st: list[int], children: list[tuple[int, int, list[int]]], r: int, c: int,
                    trace: bool) -> int:
         """Narrow `st` to the union of the children's states. Returns removed count, or -1 on contradiction."""
-        union = children[0][2]
-        for _, _, ch in children[1:]:
-            union = [a | b for a, b in zip(union, ch, strict=True)]
-        if union == st:
-            return 0
+        if fast.union_if_narrower is not None:  # in C: most probes agree on nothing new (a third of Petro's time)
+            union = fast.union_if_narrower(st, [ch for _, _, ch in children])
+            if union is None:
+                return 0
+        else:
+            union = children[0][2]
+            for _, _, ch in children[1:]:
+                union = [a | b for a, b in zip(union, ch, strict=True)]
+            if union == st:
+                return 0
         dirty = []
         ncol = self.ncol
         for ln in range(self.nlines):

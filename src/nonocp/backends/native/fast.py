@@ -55,3 +55,4 @@ def implementation() -> str:
 solve_line = None if _fastline is None else _fastline.solve_line
 propagate = None if _fastline is None else _fastline.propagate
 narrow = None if _fastline is None else _fastline.narrow
+union_if_narrower = None if _fastline is None else _fastline.union_if_narrower
