@@ -187,3 +187,35 @@ def test_c_union_of_probed_states_equals_python(data, size, children, bits):
     assert (got is None) == (union == state)
     if got is not None:
         assert got == union
+
+
+@needs_c
+def test_c_cdcl_propagation_takes_the_same_search_path(monkeypatch):
+    """fast.cdcl_propagate works on the CDCL's own lists in Python's order: the same conflicts, restarts,
+    nodes and solutions, in the same order, as Cdcl._propagate_python (on random sparse grids, which make the
+    search conflict; tests/test_native.py checks the answers against brute force and the explanations)."""
+    import random
+
+    from nonocp.backends import SolveOptions
+    from nonocp.backends.native import NativeBackend
+    from nonocp.backends.native.cdcl import Cdcl
+    from nonocp.grid import Grid
+
+    rng = random.Random(3)
+    conflicts = 0
+    for _ in range(25):
+        ncol = rng.choice([2, 2, 3])
+        w, h, density = rng.randint(8, 16), rng.randint(8, 16), rng.uniform(0.3, 0.5)
+        grid = Grid.from_rows([[rng.randrange(1, ncol) if rng.random() < density else 0 for _ in range(w)]
+                               for _ in range(h)])
+        puzzle = puzzle_from_grid(grid, palette_of(ncol))
+        options = SolveOptions(max_solutions=5, extra={"probe": False})
+        with monkeypatch.context() as m:
+            m.setattr(Cdcl, "_propagate", Cdcl._propagate_python)
+            expected = NativeBackend().solve(puzzle, options)
+        got = NativeBackend().solve(puzzle, options)
+        keys = ("conflicts", "restarts", "nodes", "max_depth", "line_solves")
+        assert {k: got.stats[k] for k in keys} == {k: expected.stats[k] for k in keys}
+        assert got.solutions == expected.solutions and got.status is expected.status
+        conflicts += got.stats["conflicts"]
+    assert conflicts > 100  # the search did conflict, so learning and backjumps were compared too

@@ -601,6 +601,275 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- the CDCL search's propagation (cdcl.py) */
+
+/* The Cdcl instance's state, as cdcl.Cdcl keeps it (see its __init__): Python lists and bytearrays, read and
+ * written in place, so that the Python code around (analysis, backtracking, decisions) sees every change. */
+typedef struct {
+    PyObject *trail, *tlevel, *reason, *rlim, *pos, *line_trail, *line_cum, *cnt, *st, *queue, *watches;
+    Py_ssize_t level; /* len(trail_lim) */
+    char *alive, *inq;
+    int H, W, ncol;
+    PyObject *plans, *lengths;
+    long solves;
+} Cdcl;
+
+static PyObject *ONE;
+
+static int set_long(PyObject *list, Py_ssize_t i, long value) {
+    PyObject *x = PyLong_FromLong(value);
+    if (!x) return -1;
+    return PyList_SetItem(list, i, x); /* steals x */
+}
+
+static int append_long(PyObject *list, long value) {
+    PyObject *x = PyLong_FromLong(value);
+    if (!x) return -1;
+    int rc = PyList_Append(list, x);
+    Py_DECREF(x);
+    return rc;
+}
+
+static int clear_bit(PyObject *list, Py_ssize_t i, int bit) {
+    word w;
+    if (!read_mask(PyList_GET_ITEM(list, i), &w)) return -1;
+    PyObject *x = mask_object(w & ~(WORD_ONE << bit));
+    if (!x) return -1;
+    return PyList_SetItem(list, i, x);
+}
+
+/* line_cum[line].append((line_cum[line][-1] if line_cum[line] else 0) | 1 << bit) */
+static int append_cumulative(PyObject *cums, Py_ssize_t line, long bit) {
+    PyObject *lc = PyList_GET_ITEM(cums, line);
+    Py_ssize_t n = PyList_GET_SIZE(lc);
+    PyObject *shift = PyLong_FromLong(bit);
+    if (!shift) return -1;
+    PyObject *b = PyNumber_Lshift(ONE, shift);
+    Py_DECREF(shift);
+    if (!b) return -1;
+    PyObject *x = n ? PyNumber_Or(PyList_GET_ITEM(lc, n - 1), b) : (Py_INCREF(b), b);
+    Py_DECREF(b);
+    if (!x) return -1;
+    int rc = PyList_Append(lc, x);
+    Py_DECREF(x);
+    return rc;
+}
+
+static int enqueue(Cdcl *d, long line) {
+    if (d->inq[line]) return 0;
+    d->inq[line] = 1;
+    return append_long(d->queue, line);
+}
+
+/* Cdcl._remove */
+static int cd_remove(Cdcl *d, long v, PyObject *reason, long rlim, long skip_line) {
+    int ncol = d->ncol, W = d->W, H = d->H;
+    long cell = v / ncol, k = v % ncol, r = cell / W, c = cell % W;
+    d->alive[v] = 0;
+    long count = PyLong_AsLong(PyList_GET_ITEM(d->cnt, cell));
+    if (count == -1 && PyErr_Occurred()) return -1;
+    if (set_long(d->cnt, cell, count - 1) < 0) return -1;
+    if (clear_bit(d->st, r * ncol + k, (int)c) < 0) return -1;
+    if (clear_bit(d->st, (H + c) * ncol + k, (int)r) < 0) return -1;
+    Py_ssize_t t = PyList_GET_SIZE(d->trail);
+    if (append_long(d->trail, v) < 0 || append_long(d->tlevel, (long)d->level) < 0) return -1;
+    if (PyList_Append(d->reason, reason) < 0 || append_long(d->rlim, rlim) < 0) return -1;
+    if (set_long(d->pos, v, (long)t) < 0) return -1;
+    if (append_long(PyList_GET_ITEM(d->line_trail, r), (long)t) < 0) return -1;
+    if (append_long(PyList_GET_ITEM(d->line_trail, H + c), (long)t) < 0) return -1;
+    if (append_cumulative(d->line_cum, r, k * W + c) < 0) return -1;
+    if (append_cumulative(d->line_cum, H + c, k * H + r) < 0) return -1;
+    if (r != skip_line && enqueue(d, r) < 0) return -1;
+    if (H + c != skip_line && enqueue(d, H + c) < 0) return -1;
+    return 0;
+}
+
+static long item_long(PyObject *list, Py_ssize_t i) { return PyLong_AsLong(PyList_GET_ITEM(list, i)); }
+
+/* Cdcl._visit_watches: 0, or 1 with *conflict set (a new list of trail indices), or -1 on an error */
+static int cd_visit(Cdcl *d, long v, PyObject **conflict) {
+    int ncol = d->ncol;
+    PyObject *ws = PyList_GET_ITEM(d->watches, v);
+    Py_INCREF(ws);
+    PyObject *keep = PyList_New(0);
+    if (!keep || PyList_SetItem(d->watches, v, keep) < 0) { /* SetItem steals keep, drops ws's list ref */
+        Py_DECREF(ws);
+        return -1;
+    }
+    int rc = -1;
+    Py_ssize_t n = PyList_GET_SIZE(ws), i = 0;
+    while (i < n) {
+        PyObject *cl = PyList_GET_ITEM(ws, i);
+        i++;
+        Py_ssize_t len = PyList_GET_SIZE(cl);
+        if (len == 0) continue; /* forgotten clause: drop the watch */
+        if (item_long(cl, 0) == v) { /* cl[0], cl[1] = cl[1], v */
+            PyObject *a = PyList_GET_ITEM(cl, 0), *b = PyList_GET_ITEM(cl, 1);
+            PyList_SET_ITEM(cl, 0, b);
+            PyList_SET_ITEM(cl, 1, a);
+        }
+        long other = item_long(cl, 0);
+        if (d->alive[other] && item_long(d->cnt, other / ncol) == 1) { /* satisfied */
+            if (PyList_Append(keep, cl) < 0) goto done;
+            continue;
+        }
+        int moved = 0;
+        for (Py_ssize_t j = 2; j < len; j++) {
+            long w = item_long(cl, j);
+            if (d->alive[w]) { /* cl[1], cl[j] = w, v */
+                PyObject *a = PyList_GET_ITEM(cl, 1), *b = PyList_GET_ITEM(cl, j);
+                PyList_SET_ITEM(cl, 1, b);
+                PyList_SET_ITEM(cl, j, a);
+                if (PyList_Append(PyList_GET_ITEM(d->watches, w), cl) < 0) goto done;
+                moved = 1;
+                break;
+            }
+        }
+        if (moved) continue;
+        if (PyList_Append(keep, cl) < 0) goto done;
+        if (!d->alive[other]) { /* every literal false: conflict */
+            for (Py_ssize_t j = i; j < n; j++)
+                if (PyList_Append(keep, PyList_GET_ITEM(ws, j)) < 0) goto done;
+            PyObject *out = PyList_New(len);
+            if (!out) goto done;
+            for (Py_ssize_t j = 0; j < len; j++) {
+                PyObject *p = PyList_GET_ITEM(d->pos, item_long(cl, j));
+                Py_INCREF(p);
+                PyList_SET_ITEM(out, j, p);
+            }
+            *conflict = out;
+            rc = 1;
+            goto done;
+        }
+        /* unit: the cell of `other` takes its colour; the other literals are the reason */
+        PyObject *why = PyList_GetSlice(cl, 1, len);
+        if (!why) goto done;
+        PyObject *why_tuple = PyList_AsTuple(why);
+        Py_DECREF(why);
+        if (!why_tuple) goto done;
+        long cell = other / ncol;
+        for (long u = cell * ncol; u < cell * ncol + ncol; u++) {
+            if (u != other && d->alive[u] && cd_remove(d, u, why_tuple, 0, -1) < 0) {
+                Py_DECREF(why_tuple);
+                goto done;
+            }
+        }
+        Py_DECREF(why_tuple);
+    }
+    rc = 0;
+done:
+    Py_DECREF(ws);
+    return rc;
+}
+
+/* cdcl_propagate(cdcl, plans, lengths, qhead) -> (conflict list or None, conflict line, qhead, line solves)
+ *
+ * Cdcl._propagate: clause watches for every trail entry from qhead, then the most recently queued line, to a
+ * fixpoint or a conflict, in exactly the Python order, so that the search takes the same path either way. */
+static PyObject *cdcl_propagate(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *cd, *plans, *lengths;
+    Py_ssize_t qhead;
+    if (!PyArg_ParseTuple(args, "OO!O!n", &cd, &PyList_Type, &plans, &PyList_Type, &lengths, &qhead)) return NULL;
+    Cdcl d;
+    memset(&d, 0, sizeof d);
+    PyObject **slots[] = {&d.trail, &d.tlevel, &d.reason, &d.rlim, &d.pos, &d.line_trail, &d.line_cum,
+                          &d.cnt, &d.st, &d.queue, &d.watches};
+    const char *names[] = {"trail", "tlevel", "reason", "rlim", "pos", "line_trail", "line_cum",
+                           "cnt", "st", "queue", "watches"};
+    PyObject *alive = NULL, *inq = NULL, *trail_lim = NULL, *result = NULL, *conflict = NULL;
+    long conflict_line = -1;
+    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) {
+        *slots[s] = PyObject_GetAttrString(cd, names[s]);
+        if (!*slots[s]) goto done;
+        if (!PyList_Check(*slots[s])) {
+            PyErr_Format(PyExc_TypeError, "cdcl_propagate: %s must be a list", names[s]);
+            goto done;
+        }
+    }
+    alive = PyObject_GetAttrString(cd, "alive");
+    inq = PyObject_GetAttrString(cd, "inq");
+    trail_lim = PyObject_GetAttrString(cd, "trail_lim");
+    if (!alive || !inq || !trail_lim) goto done;
+    if (!PyByteArray_Check(alive) || !PyByteArray_Check(inq) || !PyList_Check(trail_lim)) {
+        PyErr_SetString(PyExc_TypeError, "cdcl_propagate: alive and inq must be bytearrays");
+        goto done;
+    }
+    d.alive = PyByteArray_AS_STRING(alive);
+    d.inq = PyByteArray_AS_STRING(inq);
+    d.level = PyList_GET_SIZE(trail_lim);
+    PyObject *attr;
+    long ints[3];
+    const char *int_names[] = {"H", "W", "ncol"};
+    for (int s = 0; s < 3; s++) {
+        attr = PyObject_GetAttrString(cd, int_names[s]);
+        if (!attr) goto done;
+        ints[s] = PyLong_AsLong(attr);
+        Py_DECREF(attr);
+        if (ints[s] == -1 && PyErr_Occurred()) goto done;
+    }
+    d.H = (int)ints[0];
+    d.W = (int)ints[1];
+    d.ncol = (int)ints[2];
+    if (d.ncol < 2 || d.ncol > MAX_COLOURS) {
+        PyErr_SetString(PyExc_ValueError, "cdcl_propagate: colour count outside the fast path");
+        goto done;
+    }
+    word old[MAX_COLOURS], out[MAX_COLOURS];
+    for (;;) {
+        while (qhead < PyList_GET_SIZE(d.trail)) {
+            long v = item_long(d.trail, qhead);
+            qhead++;
+            if (PyList_GET_SIZE(PyList_GET_ITEM(d.watches, v))) {
+                int rc = cd_visit(&d, v, &conflict);
+                if (rc < 0) goto done;
+                if (rc) goto answer; /* conflict_line -1: a clause conflicted */
+            }
+        }
+        Py_ssize_t qlen = PyList_GET_SIZE(d.queue);
+        if (!qlen) goto answer;
+        long ln = item_long(d.queue, qlen - 1);
+        if (PyList_SetSlice(d.queue, qlen - 1, qlen, NULL) < 0) goto done;
+        d.inq[ln] = 0;
+        Plan *plan = PyCapsule_GetPointer(PyList_GET_ITEM(plans, ln), PLAN_NAME);
+        if (!plan) goto done;
+        int n = (int)item_long(lengths, ln);
+        for (int c = 0; c < d.ncol; c++)
+            if (!read_mask(PyList_GET_ITEM(d.st, (Py_ssize_t)ln * d.ncol + c), &old[c])) goto done;
+        d.solves++;
+        if (!solve(plan, n, d.ncol, old, out)) {
+            conflict = PyList_GetSlice(PyList_GET_ITEM(d.line_trail, ln), 0, PY_SSIZE_T_MAX);
+            if (!conflict) goto done;
+            conflict_line = ln;
+            goto answer;
+        }
+        Py_ssize_t lim = PyList_GET_SIZE(d.trail);
+        PyObject *reason = PyLong_FromLong(ln);
+        if (!reason) goto done;
+        for (int c = 0; c < d.ncol; c++) {
+            word rem = old[c] ^ out[c];
+            while (rem) {
+                int i = lowest_bit(rem);
+                rem &= rem - 1;
+                long cell = ln < d.H ? ln * d.W + i : (long)i * d.W + (ln - d.H);
+                if (cd_remove(&d, cell * d.ncol + c, reason, (long)lim, ln) < 0) {
+                    Py_DECREF(reason);
+                    goto done;
+                }
+            }
+        }
+        Py_DECREF(reason);
+    }
+answer:
+    result = Py_BuildValue("(Olnl)", conflict ? conflict : Py_None, conflict_line, qhead, d.solves);
+done:
+    Py_XDECREF(conflict);
+    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) Py_XDECREF(*slots[s]);
+    Py_XDECREF(alive);
+    Py_XDECREF(inq);
+    Py_XDECREF(trail_lim);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"make_plan", make_plan, METH_O, "make_plan(blocks) -> the clue's plan for solve_line and propagate"},
     {"solve_line", solve_line, METH_VARARGS, "solve_line(plan, n, masks) -> narrowed masks or None"},
@@ -608,6 +877,8 @@ static PyMethodDef methods[] = {
      "narrow(plan, n, base, removed, i, k, greedy_max) -> (the removals that still imply the step, line solves)"},
     {"union_if_narrower", union_if_narrower, METH_VARARGS,
      "union_if_narrower(state, children) -> the union of the children's states, or None when it equals state"},
+    {"cdcl_propagate", cdcl_propagate, METH_VARARGS,
+     "cdcl_propagate(cdcl, plans, lengths, qhead) -> (conflict or None, conflict line, qhead, line solves)"},
     {"propagate", propagate, METH_VARARGS,
      "propagate(state, lines, plans, lengths, height, ncol) -> (removed or -1, line solves)"},
     {NULL, NULL, 0, NULL},
@@ -617,7 +888,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastline", NULL, -1
 
 PyMODINIT_FUNC PyInit__fastline(void) {
     SIXTY_FOUR = PyLong_FromLong(64);
-    if (!SIXTY_FOUR) return NULL;
+    ONE = PyLong_FromLong(1);
+    if (!SIXTY_FOUR || !ONE) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m && PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
         Py_DECREF(m);

@@ -181,7 +181,22 @@ class Cdcl:
     # ----------------------------------------------------------------- propagation
 
     def _propagate(self) -> list[int] | None:
-        """Clause watches and line solves to a fixpoint. Returns None, or a conflict as trail indices."""
+        """Clause watches and line solves to a fixpoint. Returns None, or a conflict as trail indices.
+
+        With the C line solver (fast.py) the whole loop runs in C (fast.cdcl_propagate), on this object's own
+        lists in the same order, so the search takes the same path either way (tests/test_fastline.py)."""
+        e = self.e
+        if e.fast_plans is not None:
+            conflict, line, self.qhead, solves = fast.cdcl_propagate(self, e.fast_plans, e.length, self.qhead)
+            e.stats.line_solves += solves
+            if conflict is not None:
+                self.conflict_line = line
+            e.check_deadline()
+            return conflict
+        return self._propagate_python()
+
+    def _propagate_python(self) -> list[int] | None:
+        """_propagate in Python, with the engine's line_result."""
         ncol, H, W = self.ncol, self.H, self.W
         line_result = self.e.line_result
         queue, inq = self.queue, self.inq

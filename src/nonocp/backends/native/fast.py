@@ -56,3 +56,4 @@ solve_line = None if _fastline is None else _fastline.solve_line
 propagate = None if _fastline is None else _fastline.propagate
 narrow = None if _fastline is None else _fastline.narrow
 union_if_narrower = None if _fastline is None else _fastline.union_if_narrower
+cdcl_propagate = None if _fastline is None else _fastline.cdcl_propagate
