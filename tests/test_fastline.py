@@ -189,11 +189,20 @@ def test_c_union_of_probed_states_equals_python(data, size, children, bits):
         assert got == union
 
 
+def _python_most_active(cnt, activity):
+    best, best_a = -1, -1.0
+    for cell, (c, a) in enumerate(zip(cnt, activity, strict=True)):
+        if c > 1 and a > best_a:
+            best, best_a = cell, a
+    return best
+
+
 @needs_c
-def test_c_cdcl_propagation_takes_the_same_search_path(monkeypatch):
-    """fast.cdcl_propagate works on the CDCL's own lists in Python's order: the same conflicts, restarts,
-    nodes and solutions, in the same order, as Cdcl._propagate_python (on random sparse grids, which make the
-    search conflict; tests/test_native.py checks the answers against brute force and the explanations)."""
+def test_c_cdcl_loops_take_the_same_search_path(monkeypatch):
+    """The CDCL's loops in C (fast.cdcl_propagate, cdcl_undo, most_active) work on the search's own lists in
+    Python's order: the same conflicts, restarts, nodes and solutions, in the same order, as the Python ones
+    (on random sparse grids, which make the search conflict; tests/test_native.py checks the answers against
+    brute force and the explanations)."""
     import random
 
     from nonocp.backends import SolveOptions
@@ -212,6 +221,8 @@ def test_c_cdcl_propagation_takes_the_same_search_path(monkeypatch):
         options = SolveOptions(max_solutions=5, extra={"probe": False})
         with monkeypatch.context() as m:
             m.setattr(Cdcl, "_propagate", Cdcl._propagate_python)
+            m.setattr(fast, "cdcl_undo", Cdcl._undo_python)
+            m.setattr(fast, "most_active", _python_most_active)
             expected = NativeBackend().solve(puzzle, options)
         got = NativeBackend().solve(puzzle, options)
         keys = ("conflicts", "restarts", "nodes", "max_depth", "line_solves")
@@ -219,3 +230,6 @@ def test_c_cdcl_propagation_takes_the_same_search_path(monkeypatch):
         assert got.solutions == expected.solutions and got.status is expected.status
         conflicts += got.stats["conflicts"]
     assert conflicts > 100  # the search did conflict, so learning and backjumps were compared too
+    assert _python_most_active([1, 2, 3, 2], [9.0, 0.5, 0.5, 0.7]) == fast.most_active([1, 2, 3, 2],
+                                                                                        [9.0, 0.5, 0.5, 0.7]) == 3
+    assert fast.most_active([1, 1], [0.0, 0.0]) == -1

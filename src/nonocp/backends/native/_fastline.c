@@ -870,6 +870,103 @@ done:
     return result;
 }
 
+/* most_active(cnt, activity) -> the undecided cell (cnt > 1) of highest activity, the first of equals; -1 if
+ * none. Cdcl._decide's scan over every cell, once per decision. */
+static PyObject *most_active(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *cnt, *activity;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &cnt, &PyList_Type, &activity)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(cnt);
+    if (PyList_GET_SIZE(activity) != n) {
+        PyErr_SetString(PyExc_ValueError, "most_active: cnt and activity differ in length");
+        return NULL;
+    }
+    Py_ssize_t best = -1;
+    double best_a = -1.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = item_long(cnt, i);
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c <= 1) continue;
+        double a = PyFloat_AsDouble(PyList_GET_ITEM(activity, i));
+        if (a == -1.0 && PyErr_Occurred()) return NULL;
+        if (a > best_a) {
+            best = i;
+            best_a = a;
+        }
+    }
+    return PyLong_FromSsize_t(best);
+}
+
+/* cdcl_undo(cdcl, lim) -> None: the list work of Cdcl._backtrack to trail length `lim`, in Python's order:
+ * every removal from the end of the trail down to lim is undone (alive, cnt, pos; a cell that was decided
+ * leaves its colour in phase), the trail's parallel lists are cut to lim, and so is every line's trail. */
+static PyObject *cdcl_undo(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *cd;
+    Py_ssize_t lim;
+    if (!PyArg_ParseTuple(args, "On", &cd, &lim)) return NULL;
+    const char *names[] = {"trail", "tlevel", "reason", "rlim", "cnt", "pos", "phase", "line_trail", "line_cum"};
+    enum { TRAIL, TLEVEL, REASON, RLIM, CNT, POS, PHASE, LINE_TRAIL, LINE_CUM, NLISTS };
+    PyObject *lists[NLISTS] = {NULL};
+    PyObject *alive = NULL, *ncol_obj = NULL, *result = NULL;
+    for (int s = 0; s < NLISTS; s++) {
+        lists[s] = PyObject_GetAttrString(cd, names[s]);
+        if (!lists[s]) goto done;
+        if (!PyList_Check(lists[s])) {
+            PyErr_Format(PyExc_TypeError, "cdcl_undo: %s must be a list", names[s]);
+            goto done;
+        }
+    }
+    alive = PyObject_GetAttrString(cd, "alive");
+    ncol_obj = PyObject_GetAttrString(cd, "ncol");
+    if (!alive || !ncol_obj) goto done;
+    if (!PyByteArray_Check(alive)) {
+        PyErr_SetString(PyExc_TypeError, "cdcl_undo: alive must be a bytearray");
+        goto done;
+    }
+    long ncol = PyLong_AsLong(ncol_obj);
+    if (ncol == -1 && PyErr_Occurred()) goto done;
+    char *al = PyByteArray_AS_STRING(alive);
+    PyObject *trail = lists[TRAIL];
+    for (Py_ssize_t t = PyList_GET_SIZE(trail) - 1; t >= lim; t--) {
+        long v = item_long(trail, t);
+        long cell = v / ncol;
+        long count = item_long(lists[CNT], cell);
+        if (count == -1 && PyErr_Occurred()) goto done;
+        if (count == 1) { /* the cell was decided: remember its colour for the next decision on it */
+            for (long k = 0; k < ncol; k++)
+                if (al[cell * ncol + k] && set_long(lists[PHASE], cell, k) < 0) goto done;
+        }
+        al[v] = 1;
+        if (set_long(lists[CNT], cell, count + 1) < 0) goto done;
+        if (set_long(lists[POS], v, -1) < 0) goto done;
+    }
+    for (int s = TRAIL; s <= RLIM; s++) {
+        Py_ssize_t len = PyList_GET_SIZE(lists[s]);
+        if (lim < len && PyList_SetSlice(lists[s], lim, len, NULL) < 0) goto done;
+    }
+    Py_ssize_t nlines = PyList_GET_SIZE(lists[LINE_TRAIL]);
+    for (Py_ssize_t ln = 0; ln < nlines; ln++) {
+        PyObject *lt = PyList_GET_ITEM(lists[LINE_TRAIL], ln), *lc = PyList_GET_ITEM(lists[LINE_CUM], ln);
+        Py_ssize_t len = PyList_GET_SIZE(lt), cut = len;
+        while (cut > 0) {
+            long t = item_long(lt, cut - 1);
+            if (t == -1 && PyErr_Occurred()) goto done;
+            if (t < lim) break;
+            cut--;
+        }
+        if (cut < len) {
+            if (PyList_SetSlice(lt, cut, len, NULL) < 0) goto done;
+            if (PyList_SetSlice(lc, cut, PyList_GET_SIZE(lc), NULL) < 0) goto done;
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int s = 0; s < NLISTS; s++) Py_XDECREF(lists[s]);
+    Py_XDECREF(alive);
+    Py_XDECREF(ncol_obj);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"make_plan", make_plan, METH_O, "make_plan(blocks) -> the clue's plan for solve_line and propagate"},
     {"solve_line", solve_line, METH_VARARGS, "solve_line(plan, n, masks) -> narrowed masks or None"},
@@ -879,6 +976,8 @@ static PyMethodDef methods[] = {
      "union_if_narrower(state, children) -> the union of the children's states, or None when it equals state"},
     {"cdcl_propagate", cdcl_propagate, METH_VARARGS,
      "cdcl_propagate(cdcl, plans, lengths, qhead) -> (conflict or None, conflict line, qhead, line solves)"},
+    {"most_active", most_active, METH_VARARGS, "most_active(cnt, activity) -> the undecided cell to decide, or -1"},
+    {"cdcl_undo", cdcl_undo, METH_VARARGS, "cdcl_undo(cdcl, lim) -> None: Cdcl._backtrack's list work"},
     {"propagate", propagate, METH_VARARGS,
      "propagate(state, lines, plans, lengths, height, ncol) -> (removed or -1, line solves)"},
     {NULL, NULL, 0, NULL},
