@@ -199,10 +199,10 @@ def _python_most_active(cnt, activity):
 
 @needs_c
 def test_c_cdcl_loops_take_the_same_search_path(monkeypatch):
-    """The CDCL's loops in C (fast.cdcl_propagate, cdcl_undo, most_active) work on the search's own lists in
-    Python's order: the same conflicts, restarts, nodes and solutions, in the same order, as the Python ones
-    (on random sparse grids, which make the search conflict; tests/test_native.py checks the answers against
-    brute force and the explanations)."""
+    """The CDCL's loops in C (fast.cdcl_propagate, cdcl_undo, most_active, cdcl_shrink) work on the search's
+    own lists in Python's order: the same conflicts, restarts, nodes and solutions, in the same order, as the
+    Python ones (on random sparse grids, which make the search conflict; tests/test_native.py checks the
+    answers against brute force and the explanations)."""
     import random
 
     from nonocp.backends import SolveOptions
@@ -223,6 +223,7 @@ def test_c_cdcl_loops_take_the_same_search_path(monkeypatch):
             m.setattr(Cdcl, "_propagate", Cdcl._propagate_python)
             m.setattr(fast, "cdcl_undo", Cdcl._undo_python)
             m.setattr(fast, "most_active", _python_most_active)
+            m.setattr(Cdcl, "_shrink", Cdcl._shrink_python)
             expected = NativeBackend().solve(puzzle, options)
         got = NativeBackend().solve(puzzle, options)
         keys = ("conflicts", "restarts", "nodes", "max_depth", "line_solves")

@@ -447,6 +447,51 @@ static int smallest_right(Narrowing *w, const word *removed, int a, int lo, int 
     return lo;
 }
 
+/* Cdcl._narrow's steps: `keep` gets the removals (a subset of `removed`) that still imply the step */
+static void narrow_core(Narrowing *w, const word *removed, int greedy_max, word *keep) {
+    int n = w->n, i = w->i, a, b;
+    if (i >= 0) {
+        int radius = 1;
+        while (radius < n && !implies_window(w, removed, radius <= i ? i - radius : 0, i + radius)) radius *= 2;
+        b = i + radius < n - 1 ? i + radius : n - 1;
+        a = largest_left(w, removed, i - radius > 0 ? i - radius : 0, i, b);
+        b = smallest_right(w, removed, a, i, b);
+    } else {
+        b = smallest_right(w, removed, 0, 0, n - 1);
+        a = largest_left(w, removed, 0, b, b);
+    }
+    window(w, removed, a, b, keep);
+    /* greedy deletion of single removals inside the window, when few; farthest from the centre first */
+    int inside_c[MAX_COLOURS * 2], inside_p[MAX_COLOURS * 2], count = 0;
+    for (int c = 0; c < w->ncol && count <= greedy_max; c++)
+        for (int p = a; p <= b && count <= greedy_max; p++)
+            if ((keep[c] >> p) & 1) {
+                if (count < (int)(sizeof inside_c / sizeof inside_c[0])) {
+                    inside_c[count] = c;
+                    inside_p[count] = p;
+                }
+                count++;
+            }
+    if (count > 1 && count <= greedy_max && count <= (int)(sizeof inside_c / sizeof inside_c[0])) {
+        int centre = i >= 0 ? i : (a + b) / 2;
+        for (int x = 1; x < count; x++) { /* insertion sort: stable, as Python's sort */
+            int c = inside_c[x], p = inside_p[x], d = abs(p - centre), y = x - 1;
+            while (y >= 0 && abs(inside_p[y] - centre) < d) {
+                inside_c[y + 1] = inside_c[y];
+                inside_p[y + 1] = inside_p[y];
+                y--;
+            }
+            inside_c[y + 1] = c;
+            inside_p[y + 1] = p;
+        }
+        for (int x = 0; x < count; x++) {
+            word bit = WORD_ONE << inside_p[x];
+            keep[inside_c[x]] &= ~bit;
+            if (!implies(w, keep)) keep[inside_c[x]] |= bit;
+        }
+    }
+}
+
 /* narrow(plan, n, base, removed, i, k, greedy_max) -> (keep masks, line solves)
  *
  * Cdcl._narrow, step for step (the same windows, the same binary searches, the same greedy order), so that
@@ -488,47 +533,7 @@ static PyObject *narrow(PyObject *Py_UNUSED(self), PyObject *args) {
     w.ncol = (int)ncol;
     w.base = base;
     w.solves = 0;
-    int n = w.n, i = w.i, a, b;
-    if (i >= 0) {
-        int radius = 1;
-        while (radius < n && !implies_window(&w, removed, radius <= i ? i - radius : 0, i + radius)) radius *= 2;
-        b = i + radius < n - 1 ? i + radius : n - 1;
-        a = largest_left(&w, removed, i - radius > 0 ? i - radius : 0, i, b);
-        b = smallest_right(&w, removed, a, i, b);
-    } else {
-        b = smallest_right(&w, removed, 0, 0, n - 1);
-        a = largest_left(&w, removed, 0, b, b);
-    }
-    window(&w, removed, a, b, keep);
-    /* greedy deletion of single removals inside the window, when few; farthest from the centre first */
-    int inside_c[MAX_COLOURS * 2], inside_p[MAX_COLOURS * 2], count = 0;
-    for (int c = 0; c < w.ncol && count <= greedy_max; c++)
-        for (int p = a; p <= b && count <= greedy_max; p++)
-            if ((keep[c] >> p) & 1) {
-                if (count < (int)(sizeof inside_c / sizeof inside_c[0])) {
-                    inside_c[count] = c;
-                    inside_p[count] = p;
-                }
-                count++;
-            }
-    if (count > 1 && count <= greedy_max && count <= (int)(sizeof inside_c / sizeof inside_c[0])) {
-        int centre = i >= 0 ? i : (a + b) / 2;
-        for (int x = 1; x < count; x++) { /* insertion sort: stable, as Python's sort */
-            int c = inside_c[x], p = inside_p[x], d = abs(p - centre), y = x - 1;
-            while (y >= 0 && abs(inside_p[y] - centre) < d) {
-                inside_c[y + 1] = inside_c[y];
-                inside_p[y + 1] = inside_p[y];
-                y--;
-            }
-            inside_c[y + 1] = c;
-            inside_p[y + 1] = p;
-        }
-        for (int x = 0; x < count; x++) {
-            word bit = WORD_ONE << inside_p[x];
-            keep[inside_c[x]] &= ~bit;
-            if (!implies(&w, keep)) keep[inside_c[x]] |= bit;
-        }
-    }
+    narrow_core(&w, removed, greedy_max, keep);
     PyObject *masks = PyTuple_New(ncol);
     if (!masks) return NULL;
     for (Py_ssize_t c = 0; c < ncol; c++) {
@@ -967,6 +972,138 @@ done:
     return result;
 }
 
+/* The low n bits (n <= MAX_N) of x >> shift, for a non-negative int x of any size. */
+static int bits_at(PyObject *x, long shift, int n, word *out) {
+    PyObject *sh = PyLong_FromLong(shift);
+    if (!sh) return 0;
+    PyObject *y = PyNumber_Rshift(x, sh);
+    Py_DECREF(sh);
+    if (!y) return 0;
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(y);
+    word v = lo;
+#ifdef __SIZEOF_INT128__
+    if (n > 64 && !(lo == (unsigned long long)-1 && PyErr_Occurred())) {
+        PyObject *high = PyNumber_Rshift(y, SIXTY_FOUR);
+        if (!high) {
+            Py_DECREF(y);
+            return 0;
+        }
+        unsigned long long hi = PyLong_AsUnsignedLongLongMask(high);
+        Py_DECREF(high);
+        v |= (word)hi << 64;
+    }
+#endif
+    Py_DECREF(y);
+    if (PyErr_Occurred()) return 0;
+    *out = n >= (int)(8 * sizeof(word)) ? v : v & ((WORD_ONE << n) - 1);
+    return 1;
+}
+
+static PyObject *masks_tuple(const word *m, int ncol) {
+    PyObject *t = PyTuple_New(ncol);
+    if (!t) return NULL;
+    for (int c = 0; c < ncol; c++) {
+        PyObject *v = mask_object(m[c]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, c, v);
+    }
+    return t;
+}
+
+#define EXPLAINED_LIMIT 200000 /* as cdcl.py: the memo is cleared past this many entries */
+
+/* cdcl_shrink(state, explained, pos, plan, ln, n, packed, i, k, W, H, ncol, greedy_max) -> (trail indices,
+ * line solves). Cdcl._shrink in C: the line's level-0 masks from `state` (the root snapshot), the removals in
+ * `packed` that are not level-0 facts, the memo `explained` (the same keys and values as the Python code, so
+ * either can fill it), narrow_core when the memo has no answer, then the trail index of each removal kept. */
+static PyObject *cdcl_shrink(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *state, *explained, *pos, *capsule, *packed;
+    long ln;
+    int n, i, k, W, H, ncol, greedy_max;
+    if (!PyArg_ParseTuple(args, "O!O!O!OliOiiiiii", &PyList_Type, &state, &PyDict_Type, &explained, &PyList_Type,
+                          &pos, &capsule, &ln, &n, &packed, &i, &k, &W, &H, &ncol, &greedy_max))
+        return NULL;
+    Narrowing w;
+    w.plan = PyCapsule_GetPointer(capsule, PLAN_NAME);
+    if (!w.plan) return NULL;
+    if (n < 1 || n > MAX_N || i >= n || ncol < 2 || ncol > MAX_COLOURS || k >= ncol ||
+        PyList_GET_SIZE(state) < (ln + 1) * ncol) {
+        PyErr_SetString(PyExc_ValueError, "cdcl_shrink: arguments outside the fast path");
+        return NULL;
+    }
+    word base[MAX_COLOURS], removed[MAX_COLOURS], need[MAX_COLOURS];
+    int count = 0;
+    for (int c = 0; c < ncol; c++) {
+        if (!read_mask(PyList_GET_ITEM(state, ln * ncol + c), &base[c])) return NULL;
+        word r;
+        if (!bits_at(packed, (long)c * n, n, &r)) return NULL;
+        removed[c] = base[c] & r;
+        for (word x = removed[c]; x && count < 2; x &= x - 1) count++;
+    }
+    w.n = n;
+    w.i = i;
+    w.k = k;
+    w.ncol = ncol;
+    w.base = base;
+    w.solves = 0;
+    if (count > 1) {
+        word facts[MAX_COLOURS];
+        for (int c = 0; c < ncol; c++) facts[c] = base[c] & ~removed[c];
+        PyObject *facts_tuple = masks_tuple(facts, ncol);
+        if (!facts_tuple) return NULL;
+        PyObject *key = Py_BuildValue("(lNii)", ln, facts_tuple, i, k); /* N: steals facts_tuple */
+        if (!key) return NULL;
+        PyObject *known = PyDict_GetItemWithError(explained, key); /* borrowed */
+        if (known) {
+            if (!PyTuple_Check(known) || PyTuple_GET_SIZE(known) != ncol) {
+                Py_DECREF(key);
+                PyErr_SetString(PyExc_TypeError, "cdcl_shrink: a remembered explanation is not a tuple of masks");
+                return NULL;
+            }
+            for (int c = 0; c < ncol; c++) {
+                if (!read_mask(PyTuple_GET_ITEM(known, c), &need[c])) {
+                    Py_DECREF(key);
+                    return NULL;
+                }
+            }
+        } else {
+            if (PyErr_Occurred()) {
+                Py_DECREF(key);
+                return NULL;
+            }
+            narrow_core(&w, removed, greedy_max, need);
+            if (PyDict_GET_SIZE(explained) > EXPLAINED_LIMIT) PyDict_Clear(explained);
+            PyObject *value = masks_tuple(need, ncol);
+            if (!value || PyDict_SetItem(explained, key, value) < 0) {
+                Py_XDECREF(value);
+                Py_DECREF(key);
+                return NULL;
+            }
+            Py_DECREF(value);
+        }
+        Py_DECREF(key);
+    } else {
+        memcpy(need, removed, sizeof(word) * ncol); /* at most one removal: nothing to shrink */
+    }
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int row = ln < H;
+    for (int c = 0; c < ncol; c++) {
+        for (word m = need[c]; m; m &= m - 1) {
+            int p = lowest_bit(m);
+            long cell = row ? ln * W + p : (long)p * W + (ln - H);
+            if (PyList_Append(out, PyList_GET_ITEM(pos, cell * ncol + c)) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return Py_BuildValue("(Nl)", out, w.solves);
+}
+
 static PyMethodDef methods[] = {
     {"make_plan", make_plan, METH_O, "make_plan(blocks) -> the clue's plan for solve_line and propagate"},
     {"solve_line", solve_line, METH_VARARGS, "solve_line(plan, n, masks) -> narrowed masks or None"},
@@ -978,6 +1115,9 @@ static PyMethodDef methods[] = {
      "cdcl_propagate(cdcl, plans, lengths, qhead) -> (conflict or None, conflict line, qhead, line solves)"},
     {"most_active", most_active, METH_VARARGS, "most_active(cnt, activity) -> the undecided cell to decide, or -1"},
     {"cdcl_undo", cdcl_undo, METH_VARARGS, "cdcl_undo(cdcl, lim) -> None: Cdcl._backtrack's list work"},
+    {"cdcl_shrink", cdcl_shrink, METH_VARARGS,
+     "cdcl_shrink(state, explained, pos, plan, ln, n, packed, i, k, W, H, ncol, greedy_max) -> (trail indices, "
+     "line solves)"},
     {"propagate", propagate, METH_VARARGS,
      "propagate(state, lines, plans, lengths, height, ncol) -> (removed or -1, line solves)"},
     {NULL, NULL, 0, NULL},

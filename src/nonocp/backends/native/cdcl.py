@@ -308,7 +308,21 @@ class Cdcl:
 
     def _shrink(self, ln: int, packed: int, i: int, k: int) -> list[int]:
         """Trail indices of removals in line ln, among those in `packed` (see line_cum), that still imply
-        the step (see above).
+        the step (see above and _shrink_python). With the C line solver, in C (fast.cdcl_shrink): the same
+        steps and the same memo, so the same explanations."""
+        e = self.e
+        if e.fast_plans is not None:
+            out, solves = fast.cdcl_shrink(self.snapshots[0] if self.snapshots else self.st, self.explained,
+                                           self.pos, e.fast_plans[ln], ln, e.length[ln], packed, i, k, self.W,
+                                           self.H, self.ncol, self.GREEDY_MAX)
+            if solves:
+                e.stats.line_solves += solves
+                e.check_deadline()
+            return out
+        return self._shrink_python(ln, packed, i, k)
+
+    def _shrink_python(self, ln: int, packed: int, i: int, k: int) -> list[int]:
+        """_shrink in Python.
 
         Works on removal bitmasks, one per colour (so each trial costs a few big-int operations and one
         line solve, not a Python loop over the removals):
