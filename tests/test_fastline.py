@@ -199,7 +199,7 @@ def _python_most_active(cnt, activity):
 
 @needs_c
 def test_c_cdcl_loops_take_the_same_search_path(monkeypatch):
-    """The CDCL's loops in C (fast.cdcl_propagate, cdcl_undo, most_active, cdcl_shrink) work on the search's
+    """The CDCL's loops in C (cdcl_propagate, cdcl_undo, most_active, cdcl_shrink, cdcl_analyze) work on the search's
     own lists in Python's order: the same conflicts, restarts, nodes and solutions, in the same order, as the
     Python ones (on random sparse grids, which make the search conflict; tests/test_native.py checks the
     answers against brute force and the explanations)."""
@@ -224,6 +224,7 @@ def test_c_cdcl_loops_take_the_same_search_path(monkeypatch):
             m.setattr(fast, "cdcl_undo", Cdcl._undo_python)
             m.setattr(fast, "most_active", _python_most_active)
             m.setattr(Cdcl, "_shrink", Cdcl._shrink_python)
+            m.setattr(Cdcl, "_analyze", Cdcl._analyze_python)
             expected = NativeBackend().solve(puzzle, options)
         got = NativeBackend().solve(puzzle, options)
         keys = ("conflicts", "restarts", "nodes", "max_depth", "line_solves")

@@ -311,6 +311,9 @@ def test_every_explanation_implies_its_step(monkeypatch, shape):
 
     monkeypatch.setattr(Cdcl, "_shrink", checked_shrink)
     monkeypatch.setattr(Cdcl, "_reason_of", checked_reason_of)
+    # the analysis in Python, which calls the two checked methods (the C analysis, fast.cdcl_analyze, calls
+    # the same C explanations directly; tests/test_fastline.py checks that it takes the same search path)
+    monkeypatch.setattr(Cdcl, "_analyze", Cdcl._analyze_python)
     # Sparse random grids (a third of the cells filled) have many solutions and make the search conflict;
     # for black-and-white and for 3 colours, puzzles until enough explanations were checked.
     for ncol in (2, 3):

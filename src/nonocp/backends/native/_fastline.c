@@ -627,6 +627,12 @@ static int set_long(PyObject *list, Py_ssize_t i, long value) {
     return PyList_SetItem(list, i, x); /* steals x */
 }
 
+static int set_double(PyObject *list, Py_ssize_t i, double value) {
+    PyObject *x = PyFloat_FromDouble(value);
+    if (!x) return -1;
+    return PyList_SetItem(list, i, x); /* steals x */
+}
+
 static int append_long(PyObject *list, long value) {
     PyObject *x = PyLong_FromLong(value);
     if (!x) return -1;
@@ -1015,20 +1021,11 @@ static PyObject *masks_tuple(const word *m, int ncol) {
 
 #define EXPLAINED_LIMIT 200000 /* as cdcl.py: the memo is cleared past this many entries */
 
-/* cdcl_shrink(state, explained, pos, plan, ln, n, packed, i, k, W, H, ncol, greedy_max) -> (trail indices,
- * line solves). Cdcl._shrink in C: the line's level-0 masks from `state` (the root snapshot), the removals in
- * `packed` that are not level-0 facts, the memo `explained` (the same keys and values as the Python code, so
- * either can fill it), narrow_core when the memo has no answer, then the trail index of each removal kept. */
-static PyObject *cdcl_shrink(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *state, *explained, *pos, *capsule, *packed;
-    long ln;
-    int n, i, k, W, H, ncol, greedy_max;
-    if (!PyArg_ParseTuple(args, "O!O!O!OliOiiiiii", &PyList_Type, &state, &PyDict_Type, &explained, &PyList_Type,
-                          &pos, &capsule, &ln, &n, &packed, &i, &k, &W, &H, &ncol, &greedy_max))
-        return NULL;
+/* Cdcl._shrink's work (see cdcl_shrink below); a new list of trail indices, or NULL with an exception set. */
+static PyObject *shrink_core(PyObject *state, PyObject *explained, PyObject *pos, const Plan *plan, long ln, int n,
+                             PyObject *packed, int i, int k, int W, int H, int ncol, int greedy_max, long *solves) {
     Narrowing w;
-    w.plan = PyCapsule_GetPointer(capsule, PLAN_NAME);
-    if (!w.plan) return NULL;
+    w.plan = plan;
     if (n < 1 || n > MAX_N || i >= n || ncol < 2 || ncol > MAX_COLOURS || k >= ncol ||
         PyList_GET_SIZE(state) < (ln + 1) * ncol) {
         PyErr_SetString(PyExc_ValueError, "cdcl_shrink: arguments outside the fast path");
@@ -1101,7 +1098,232 @@ static PyObject *cdcl_shrink(PyObject *Py_UNUSED(self), PyObject *args) {
             }
         }
     }
-    return Py_BuildValue("(Nl)", out, w.solves);
+    *solves += w.solves;
+    return out;
+}
+
+/* cdcl_shrink(state, explained, pos, plan, ln, n, packed, i, k, W, H, ncol, greedy_max) -> (trail indices,
+ * line solves). Cdcl._shrink in C: the line's level-0 masks from `state` (the root snapshot), the removals in
+ * `packed` that are not level-0 facts, the memo `explained` (the same keys and values as the Python code, so
+ * either can fill it), narrow_core when the memo has no answer, then the trail index of each removal kept. */
+static PyObject *cdcl_shrink(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *state, *explained, *pos, *capsule, *packed;
+    long ln;
+    int n, i, k, W, H, ncol, greedy_max;
+    if (!PyArg_ParseTuple(args, "O!O!O!OliOiiiiii", &PyList_Type, &state, &PyDict_Type, &explained, &PyList_Type,
+                          &pos, &capsule, &ln, &n, &packed, &i, &k, &W, &H, &ncol, &greedy_max))
+        return NULL;
+    const Plan *plan = PyCapsule_GetPointer(capsule, PLAN_NAME);
+    if (!plan) return NULL;
+    long solves = 0;
+    PyObject *out = shrink_core(state, explained, pos, plan, ln, n, packed, i, k, W, H, ncol, greedy_max, &solves);
+    if (!out) return NULL;
+    return Py_BuildValue("(Nl)", out, solves);
+}
+
+/* ---------------------------------------------------------------- conflict analysis (Cdcl._analyze) */
+
+typedef struct {
+    PyObject *trail, *tlevel, *reason, *rlim, *line_trail, *line_cum, *pos, *activity, *state, *explained;
+    PyObject *plans, *lengths;
+    int W, H, ncol, greedy_max, minimize;
+    long solves;
+} Analysis;
+
+static Py_ssize_t bisect_left_long(PyObject *list, long x) {
+    Py_ssize_t lo = 0, hi = PyList_GET_SIZE(list);
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (item_long(list, mid) < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Cdcl._reason_of: a new list of the trail indices that imply trail entry t */
+static PyObject *reason_of(Analysis *an, Py_ssize_t t) {
+    PyObject *why = PyList_GET_ITEM(an->reason, t);
+    if (PyLong_CheckExact(why)) { /* a line step */
+        long ln = PyLong_AsLong(why);
+        PyObject *lt = PyList_GET_ITEM(an->line_trail, ln);
+        Py_ssize_t n = bisect_left_long(lt, item_long(an->rlim, t));
+        if (!an->minimize) return PyList_GetSlice(lt, 0, n);
+        long v = item_long(an->trail, t);
+        long cell = v / an->ncol, k = v % an->ncol;
+        long at = ln < an->H ? cell % an->W : cell / an->W;
+        PyObject *cum = PyList_GET_ITEM(an->line_cum, ln);
+        PyObject *packed = n ? PyList_GET_ITEM(cum, n - 1) : NULL;
+        PyObject *zero = NULL;
+        if (!packed) {
+            zero = PyLong_FromLong(0);
+            if (!zero) return NULL;
+            packed = zero;
+        }
+        const Plan *plan = PyCapsule_GetPointer(PyList_GET_ITEM(an->plans, ln), PLAN_NAME);
+        PyObject *out = plan ? shrink_core(an->state, an->explained, an->pos, plan, ln,
+                                           (int)item_long(an->lengths, ln), packed, (int)at, (int)k, an->W, an->H,
+                                           an->ncol, an->greedy_max, &an->solves)
+                             : NULL;
+        Py_XDECREF(zero);
+        return out;
+    }
+    if (!PyTuple_Check(why)) {
+        PyErr_SetString(PyExc_TypeError, "cdcl_analyze: a decision has no reason");
+        return NULL;
+    }
+    Py_ssize_t m = PyTuple_GET_SIZE(why);
+    PyObject *out = PyList_New(m);
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        PyObject *p = PyList_GET_ITEM(an->pos, PyLong_AsLong(PyTuple_GET_ITEM(why, j)));
+        Py_INCREF(p);
+        PyList_SET_ITEM(out, j, p);
+    }
+    return out;
+}
+
+typedef struct {
+    long level;
+    Py_ssize_t order;
+    Py_ssize_t t;
+} Lower;
+
+static int by_level_down(const void *a, const void *b) {
+    const Lower *x = a, *y = b;
+    if (x->level != y->level) return x->level > y->level ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order); /* stable, as Python's sort */
+}
+
+/* cdcl_analyze(cdcl, conflict, plans, lengths, greedy_max) -> (clause, backjump level, LBD, line solves)
+ *
+ * Cdcl._analyze without its last step (the activity increment's decay, left to Python): first-UIP analysis,
+ * in the same order, with the same activity bumps and the same explanations (shrink_core, the same memo). */
+static PyObject *cdcl_analyze(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *cd, *conflict;
+    Analysis an;
+    memset(&an, 0, sizeof an);
+    if (!PyArg_ParseTuple(args, "OO!O!O!i", &cd, &PyList_Type, &conflict, &PyList_Type, &an.plans, &PyList_Type,
+                          &an.lengths, &an.greedy_max))
+        return NULL;
+    PyObject **slots[] = {&an.trail, &an.tlevel, &an.reason, &an.rlim, &an.line_trail, &an.line_cum, &an.pos,
+                          &an.activity, &an.explained};
+    const char *names[] = {"trail", "tlevel", "reason", "rlim", "line_trail", "line_cum", "pos", "activity",
+                           "explained"};
+    PyObject *trail_lim = NULL, *snapshots = NULL, *inc_obj = NULL, *result = NULL, *pending = NULL;
+    PyObject *clause = NULL;
+    char *seen = NULL;
+    Lower *lower = NULL;
+    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) {
+        *slots[s] = PyObject_GetAttrString(cd, names[s]);
+        if (!*slots[s]) goto done;
+    }
+    trail_lim = PyObject_GetAttrString(cd, "trail_lim");
+    snapshots = PyObject_GetAttrString(cd, "snapshots");
+    inc_obj = PyObject_GetAttrString(cd, "inc");
+    if (!trail_lim || !snapshots || !inc_obj) goto done;
+    an.state = PyList_GET_SIZE(snapshots) ? PyList_GET_ITEM(snapshots, 0) : NULL;
+    if (!an.state) {
+        an.state = PyObject_GetAttrString(cd, "st");
+        if (!an.state) goto done;
+    } else {
+        Py_INCREF(an.state);
+    }
+    long ints[4];
+    const char *int_names[] = {"W", "H", "ncol", "minimize"};
+    for (int s = 0; s < 4; s++) {
+        PyObject *attr = PyObject_GetAttrString(cd, int_names[s]);
+        if (!attr) goto done;
+        ints[s] = PyLong_AsLong(attr);
+        Py_DECREF(attr);
+        if (ints[s] == -1 && PyErr_Occurred()) goto done;
+    }
+    an.W = (int)ints[0];
+    an.H = (int)ints[1];
+    an.ncol = (int)ints[2];
+    an.minimize = (int)ints[3];
+    double inc = PyFloat_AsDouble(inc_obj);
+    if (inc == -1.0 && PyErr_Occurred()) goto done;
+    Py_ssize_t ntrail = PyList_GET_SIZE(an.trail), cur = PyList_GET_SIZE(trail_lim);
+    seen = PyMem_Calloc(ntrail + 1, 1);
+    lower = PyMem_Malloc(sizeof(Lower) * (ntrail + 1));
+    if (!seen || !lower) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t nlower = 0, count = 0, idx = ntrail - 1, uip;
+    pending = conflict;
+    Py_INCREF(pending);
+    for (;;) {
+        Py_ssize_t np = PyList_GET_SIZE(pending);
+        for (Py_ssize_t j = 0; j < np; j++) {
+            long t = item_long(pending, j);
+            if (t >= ntrail) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "cdcl_analyze: no such trail entry");
+                goto done;
+            }
+            if (t < 0 || seen[t]) continue; /* t < 0: a level-0 fact */
+            seen[t] = 1;
+            long lv = item_long(an.tlevel, t);
+            if (lv == 0) continue;
+            long cell = item_long(an.trail, t) / an.ncol;
+            double a = PyFloat_AsDouble(PyList_GET_ITEM(an.activity, cell));
+            if (a == -1.0 && PyErr_Occurred()) goto done;
+            if (set_double(an.activity, cell, a + inc) < 0) goto done;
+            if (lv == cur) {
+                count++;
+            } else {
+                lower[nlower].level = lv;
+                lower[nlower].order = nlower;
+                lower[nlower].t = t;
+                nlower++;
+            }
+        }
+        while (idx >= 0 && !seen[idx]) idx--;
+        if (idx < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "cdcl_analyze: no conflict at the current level");
+            goto done;
+        }
+        Py_ssize_t t = idx;
+        idx--;
+        count--;
+        if (count == 0) {
+            uip = t;
+            break;
+        }
+        Py_DECREF(pending);
+        pending = reason_of(&an, t);
+        if (!pending) goto done;
+    }
+    qsort(lower, nlower, sizeof(Lower), by_level_down);
+    clause = PyList_New(nlower + 1);
+    if (!clause) goto done;
+    PyObject *first = PyList_GET_ITEM(an.trail, uip);
+    Py_INCREF(first);
+    PyList_SET_ITEM(clause, 0, first);
+    long lbd = 1, last = -1;
+    for (Py_ssize_t j = 0; j < nlower; j++) {
+        PyObject *v = PyList_GET_ITEM(an.trail, lower[j].t);
+        Py_INCREF(v);
+        PyList_SET_ITEM(clause, j + 1, v);
+        if (lower[j].level != last) {
+            lbd++;
+            last = lower[j].level;
+        }
+    }
+    result = Py_BuildValue("(Olll)", clause, nlower ? lower[0].level : 0L, lbd, an.solves);
+done:
+    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) Py_XDECREF(*slots[s]);
+    Py_XDECREF(an.state);
+    Py_XDECREF(trail_lim);
+    Py_XDECREF(snapshots);
+    Py_XDECREF(inc_obj);
+    Py_XDECREF(pending);
+    Py_XDECREF(clause);
+    PyMem_Free(seen);
+    PyMem_Free(lower);
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -1118,6 +1340,8 @@ static PyMethodDef methods[] = {
     {"cdcl_shrink", cdcl_shrink, METH_VARARGS,
      "cdcl_shrink(state, explained, pos, plan, ln, n, packed, i, k, W, H, ncol, greedy_max) -> (trail indices, "
      "line solves)"},
+    {"cdcl_analyze", cdcl_analyze, METH_VARARGS,
+     "cdcl_analyze(cdcl, conflict, plans, lengths, greedy_max) -> (clause, backjump level, LBD, line solves)"},
     {"propagate", propagate, METH_VARARGS,
      "propagate(state, lines, plans, lengths, height, ncol) -> (removed or -1, line solves)"},
     {NULL, NULL, 0, NULL},

@@ -443,7 +443,27 @@ class Cdcl:
         return tuple(keep)
 
     def _analyze(self, conflict: list[int]) -> tuple[list[int], int, int]:
-        """First-UIP analysis. Returns (learned clause as variables, asserting first; backjump level; LBD)."""
+        """First-UIP analysis. Returns (learned clause as variables, asserting first; backjump level; LBD).
+        With the C line solver, in C (fast.cdcl_analyze: the same steps, bumps and explanations)."""
+        e = self.e
+        if e.fast_plans is not None:
+            clause, back, lbd, solves = fast.cdcl_analyze(self, conflict, e.fast_plans, e.length, self.GREEDY_MAX)
+            if solves:
+                e.stats.line_solves += solves
+                e.check_deadline()
+            self._decay_activity()
+            return clause, back, lbd
+        return self._analyze_python(conflict)
+
+    def _decay_activity(self) -> None:
+        """Later conflicts bump by more (VSIDS); all activities are scaled down before they overflow."""
+        self.inc *= self.DECAY
+        if self.inc > 1e100:
+            self.activity = [a * 1e-100 for a in self.activity]
+            self.inc *= 1e-100
+
+    def _analyze_python(self, conflict: list[int]) -> tuple[list[int], int, int]:
+        """_analyze in Python."""
         trail, tlevel, ncol = self.trail, self.tlevel, self.ncol
         cur = len(self.trail_lim)
         seen = set()
@@ -479,10 +499,7 @@ class Cdcl:
         clause = [trail[uip]] + [trail[x] for x in lower]
         back = tlevel[lower[0]] if lower else 0
         lbd = len({tlevel[x] for x in lower}) + 1
-        self.inc *= self.DECAY
-        if self.inc > 1e100:
-            self.activity = [a * 1e-100 for a in activity]
-            self.inc *= 1e-100
+        self._decay_activity()
         return clause, back, lbd
 
     def _add_clause(self, clause: list[int], lbd: int | None) -> None:

@@ -59,4 +59,5 @@ union_if_narrower = None if _fastline is None else _fastline.union_if_narrower
 cdcl_propagate = None if _fastline is None else _fastline.cdcl_propagate
 cdcl_undo = None if _fastline is None else _fastline.cdcl_undo
 cdcl_shrink = None if _fastline is None else _fastline.cdcl_shrink
+cdcl_analyze = None if _fastline is None else _fastline.cdcl_analyze
 most_active = None if _fastline is None else _fastline.most_active
