@@ -80,7 +80,12 @@ def race_in_children(
     try:
         for i, fn in enumerate(fns):
             read_fd, write_fd = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to be had: the members already started are killed below
+                os.close(read_fd)
+                os.close(write_fd)
+                raise
             if pid == 0:  # the child: never returns
                 os.close(read_fd)
                 for fd in running:  # the other members' pipes are not this child's
