@@ -105,6 +105,9 @@ class _Fake:
         if self.answer == "never":
             while True:
                 time.sleep(1)
+        if self.answer == "limit":  # found as many as asked
+            return SolveResult(status=Status.MULTIPLE, solutions=tuple(self.grids), exhausted=False,
+                               backend="sat:x", stats={"conflicts": 5})
         if self.answer == "timeout":  # stopped itself at its deadline
             return SolveResult(status=Status.TIMEOUT, solutions=tuple(self.grids), exhausted=False, backend="sat:x",
                                stats={"conflicts": 7})
@@ -156,3 +159,12 @@ def test_a_member_that_stops_itself_at_the_deadline_does_not_win():
     r = auto_module._race(ANY, [_member("a", [], "timeout", delay=1.0), late], 3, None, None)
     assert r.status is Status.TIMEOUT and r.solutions == (G2,) and r.stats["race_winner"] is None
     assert r.stats["conflicts"] == 7 and "killed_at_time_limit" not in r.stats
+
+
+def test_a_member_that_finds_enough_alone_answers_with_its_statistics():
+    """Two grids from one member do not end the race: that member answers by itself, and its counters
+    (conflicts, encoding sizes) reach the result."""
+    r = auto_module._race(ANY, [_member("a", [G1, G2], "limit", delay=0.2), _member("b", [], "never")], 2, None,
+                          None)
+    assert r.status is Status.MULTIPLE and set(r.solutions) == {G1, G2}
+    assert r.stats["race_winner"] == "a" and r.stats["conflicts"] == 5

@@ -190,7 +190,9 @@ def _race(
             found[grid] = member
             if progress is not None:
                 progress({"solutions": len(found)})
-        return limit is not None and len(found) >= limit
+        # Enough grids end the race only when they come from more than one member: a member that found them
+        # all is about to answer by itself, with its statistics (conflicts, encoding sizes) in the result.
+        return limit is not None and len(found) >= limit and len(set(found.values())) > 1
 
     def member_search(member: _Member):
         def search(send):
