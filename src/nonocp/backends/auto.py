@@ -18,7 +18,7 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
 3. The race (`extra={"race": True}`, the default when two cores are free): step 2 runs in a forked child;
    if it has not answered after RACE_DELAY seconds, a second child starts RACE_PARTNER (Kissat) on the whole
    puzzle. The first to answer wins and the other is killed. Solutions found by either count together: two
-   distinct grids prove `multiple` even when neither member has found two. Why: no one solver is fast
+   distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
    everywhere on the survey set (session 8). CaDiCaL after native propagation meets the picture targets but
    finds no solution of Knotty, Faase or Meow in 300 s; Kissat on the whole formula finds them in 120-195 s
    (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
