@@ -158,16 +158,16 @@ def explanation_case(draw):
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=explanation_case())
 def test_c_explanations_equal_python(case):
-    """fast.narrow and Cdcl._narrow_python pick the same removals (so the CDCL search learns the same clauses
+    """fast.narrow and Cdcl._narrow pick the same removals (so the CDCL search learns the same clauses
     and takes the same path with either line solver); tests/test_native.py checks that they imply the step."""
     from nonocp.backends.native.cdcl import Cdcl
 
     clue, n, base, removed, i, k = case
     engine = Engine(Puzzle((tuple(Block(length, colour) for length, colour in clue),),
                            tuple((Block(1),) for _ in range(n)), palette_of(len(base))))
-    cdcl = Cdcl.__new__(Cdcl)  # only what _narrow_python reads: the engine (its C line_result) and ncol
+    cdcl = Cdcl.__new__(Cdcl)  # only what _narrow reads: the engine (its C line_result) and ncol
     cdcl.e, cdcl.ncol = engine, len(base)
-    expected = cdcl._narrow_python(0, base, removed, i, k)
+    expected = cdcl._narrow(0, base, removed, i, k)
     got, solves = fast.narrow(fast.plans_for([clue], [n], len(base))[0], n, base, removed, i, k, Cdcl.GREEDY_MAX)
     assert got == expected
     assert solves == engine.stats.line_solves  # the same line solves, one by one

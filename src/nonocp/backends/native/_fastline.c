@@ -228,6 +228,40 @@ static PyObject *mask_object(word x) {
     return PyLong_FromUnsignedLongLong((unsigned long long)x);
 }
 
+static PyObject *masks_tuple(const word *m, int ncol) {
+    PyObject *t = PyTuple_New(ncol);
+    if (!t) return NULL;
+    for (int c = 0; c < ncol; c++) {
+        PyObject *v = mask_object(m[c]);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, c, v);
+    }
+    return t;
+}
+
+/* The masks of a sequence of ints into `out`: the number of colours, or -1 with an exception set (also when
+ * the count is outside 2..MAX_COLOURS). */
+static Py_ssize_t read_masks(PyObject *obj, word *out, const char *who) {
+    PyObject *seq = PySequence_Fast(obj, "masks must be a sequence of ints");
+    if (!seq) return -1;
+    Py_ssize_t ncol = PySequence_Fast_GET_SIZE(seq);
+    if (ncol < 2 || ncol > MAX_COLOURS) {
+        PyErr_Format(PyExc_ValueError, "%s: colour count outside the fast path", who);
+        ncol = -1;
+    }
+    for (Py_ssize_t c = 0; c < ncol; c++) {
+        if (!read_mask(PySequence_Fast_GET_ITEM(seq, c), &out[c])) {
+            ncol = -1;
+            break;
+        }
+    }
+    Py_DECREF(seq);
+    return ncol;
+}
+
 /* solve_line(plan, n, masks) -> tuple of narrowed masks, or None on a contradiction */
 static PyObject *solve_line(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *capsule, *masks_obj;
@@ -239,34 +273,11 @@ static PyObject *solve_line(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "solve_line: line length outside the fast path");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(masks_obj, "solve_line: masks must be a sequence of ints");
-    if (!seq) return NULL;
-    Py_ssize_t ncol = PySequence_Fast_GET_SIZE(seq);
-    if (ncol < 2 || ncol > MAX_COLOURS) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "solve_line: colour count outside the fast path");
-        return NULL;
-    }
     word masks[MAX_COLOURS], out[MAX_COLOURS];
-    for (Py_ssize_t c = 0; c < ncol; c++) {
-        if (!read_mask(PySequence_Fast_GET_ITEM(seq, c), &masks[c])) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-    }
-    Py_DECREF(seq);
+    Py_ssize_t ncol = read_masks(masks_obj, masks, "solve_line");
+    if (ncol < 0) return NULL;
     if (!solve(plan, n, (int)ncol, masks, out)) Py_RETURN_NONE;
-    PyObject *result = PyTuple_New(ncol);
-    if (!result) return NULL;
-    for (Py_ssize_t c = 0; c < ncol; c++) {
-        PyObject *v = mask_object(out[c]);
-        if (!v) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(result, c, v);
-    }
-    return result;
+    return masks_tuple(out, (int)ncol);
 }
 
 /* propagate(state, lines, plans, lengths, height, ncol) -> (removed, line solves)
@@ -509,42 +520,16 @@ static PyObject *narrow(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     word base[MAX_COLOURS], removed[MAX_COLOURS], keep[MAX_COLOURS];
-    PyObject *seqs[2] = {base_obj, removed_obj};
-    word *dest[2] = {base, removed};
-    Py_ssize_t ncol = -1;
-    for (int s = 0; s < 2; s++) {
-        PyObject *seq = PySequence_Fast(seqs[s], "narrow: masks must be a sequence of ints");
-        if (!seq) return NULL;
-        Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
-        if (size < 2 || size > MAX_COLOURS || (ncol >= 0 && size != ncol) || w.k >= size) {
-            Py_DECREF(seq);
-            PyErr_SetString(PyExc_ValueError, "narrow: colour counts do not match");
-            return NULL;
-        }
-        ncol = size;
-        for (Py_ssize_t c = 0; c < size; c++) {
-            if (!read_mask(PySequence_Fast_GET_ITEM(seq, c), &dest[s][c])) {
-                Py_DECREF(seq);
-                return NULL;
-            }
-        }
-        Py_DECREF(seq);
+    Py_ssize_t ncol = read_masks(base_obj, base, "narrow");
+    if (ncol < 0 || read_masks(removed_obj, removed, "narrow") != ncol || w.k >= ncol) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "narrow: colour counts do not match");
+        return NULL;
     }
     w.ncol = (int)ncol;
     w.base = base;
     w.solves = 0;
     narrow_core(&w, removed, greedy_max, keep);
-    PyObject *masks = PyTuple_New(ncol);
-    if (!masks) return NULL;
-    for (Py_ssize_t c = 0; c < ncol; c++) {
-        PyObject *v = mask_object(keep[c]);
-        if (!v) {
-            Py_DECREF(masks);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(masks, c, v);
-    }
-    return Py_BuildValue("(Nl)", masks, w.solves);
+    return Py_BuildValue("(Nl)", masks_tuple(keep, (int)ncol), w.solves);
 }
 
 /* union_if_narrower(state, children) -> the union of the children's states (lists of ints as long as state),
@@ -697,6 +682,34 @@ static int cd_remove(Cdcl *d, long v, PyObject *reason, long rlim, long skip_lin
 
 static long item_long(PyObject *list, Py_ssize_t i) { return PyLong_AsLong(PyList_GET_ITEM(list, i)); }
 
+/* Attributes of the Cdcl object: `names[s]` into `*slots[s]` as new references. On failure an exception is
+ * set and the ones already fetched stay in their slots for the caller's cleanup. With a `type`, each must be
+ * of it (a list: the C code indexes them without checks). */
+static int get_attrs(PyObject *cd, const char *const names[], PyObject **const slots[], int n, PyTypeObject *type,
+                     const char *who) {
+    for (int s = 0; s < n; s++) {
+        *slots[s] = PyObject_GetAttrString(cd, names[s]);
+        if (!*slots[s]) return 0;
+        if (type && !PyObject_TypeCheck(*slots[s], type)) {
+            PyErr_Format(PyExc_TypeError, "%s: %s must be a %s", who, names[s], type->tp_name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Integer attributes of the Cdcl object (H, W, ncol, minimize...) into `out`. */
+static int get_longs(PyObject *cd, const char *const names[], long out[], int n) {
+    for (int s = 0; s < n; s++) {
+        PyObject *attr = PyObject_GetAttrString(cd, names[s]);
+        if (!attr) return 0;
+        out[s] = PyLong_AsLong(attr);
+        Py_DECREF(attr);
+        if (out[s] == -1 && PyErr_Occurred()) return 0;
+    }
+    return 1;
+}
+
 /* Cdcl._visit_watches: 0, or 1 with *conflict set (a new list of trail indices), or -1 on an error */
 static int cd_visit(Cdcl *d, long v, PyObject **conflict) {
     int ncol = d->ncol;
@@ -783,41 +796,26 @@ static PyObject *cdcl_propagate(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!O!n", &cd, &PyList_Type, &plans, &PyList_Type, &lengths, &qhead)) return NULL;
     Cdcl d;
     memset(&d, 0, sizeof d);
-    PyObject **slots[] = {&d.trail, &d.tlevel, &d.reason, &d.rlim, &d.pos, &d.line_trail, &d.line_cum,
-                          &d.cnt, &d.st, &d.queue, &d.watches};
-    const char *names[] = {"trail", "tlevel", "reason", "rlim", "pos", "line_trail", "line_cum",
-                           "cnt", "st", "queue", "watches"};
+    PyObject **const slots[] = {&d.trail, &d.tlevel, &d.reason, &d.rlim, &d.pos, &d.line_trail, &d.line_cum,
+                                &d.cnt, &d.st, &d.queue, &d.watches};
+    const char *const names[] = {"trail", "tlevel", "reason", "rlim", "pos", "line_trail", "line_cum",
+                                 "cnt", "st", "queue", "watches"};
     PyObject *alive = NULL, *inq = NULL, *trail_lim = NULL, *result = NULL, *conflict = NULL;
     long conflict_line = -1;
-    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) {
-        *slots[s] = PyObject_GetAttrString(cd, names[s]);
-        if (!*slots[s]) goto done;
-        if (!PyList_Check(*slots[s])) {
-            PyErr_Format(PyExc_TypeError, "cdcl_propagate: %s must be a list", names[s]);
-            goto done;
-        }
-    }
-    alive = PyObject_GetAttrString(cd, "alive");
-    inq = PyObject_GetAttrString(cd, "inq");
-    trail_lim = PyObject_GetAttrString(cd, "trail_lim");
-    if (!alive || !inq || !trail_lim) goto done;
-    if (!PyByteArray_Check(alive) || !PyByteArray_Check(inq) || !PyList_Check(trail_lim)) {
-        PyErr_SetString(PyExc_TypeError, "cdcl_propagate: alive and inq must be bytearrays");
-        goto done;
-    }
+    const int nslots = (int)(sizeof names / sizeof names[0]);
+    if (!get_attrs(cd, names, slots, nslots, &PyList_Type, "cdcl_propagate")) goto done;
+    const char *const arrays[] = {"alive", "inq"};
+    PyObject **const array_slots[] = {&alive, &inq};
+    if (!get_attrs(cd, arrays, array_slots, 2, &PyByteArray_Type, "cdcl_propagate")) goto done;
+    const char *const lim_name[] = {"trail_lim"};
+    PyObject **const lim_slot[] = {&trail_lim};
+    if (!get_attrs(cd, lim_name, lim_slot, 1, &PyList_Type, "cdcl_propagate")) goto done;
     d.alive = PyByteArray_AS_STRING(alive);
     d.inq = PyByteArray_AS_STRING(inq);
     d.level = PyList_GET_SIZE(trail_lim);
-    PyObject *attr;
     long ints[3];
-    const char *int_names[] = {"H", "W", "ncol"};
-    for (int s = 0; s < 3; s++) {
-        attr = PyObject_GetAttrString(cd, int_names[s]);
-        if (!attr) goto done;
-        ints[s] = PyLong_AsLong(attr);
-        Py_DECREF(attr);
-        if (ints[s] == -1 && PyErr_Occurred()) goto done;
-    }
+    const char *const int_names[] = {"H", "W", "ncol"};
+    if (!get_longs(cd, int_names, ints, 3)) goto done;
     d.H = (int)ints[0];
     d.W = (int)ints[1];
     d.ncol = (int)ints[2];
@@ -914,27 +912,20 @@ static PyObject *cdcl_undo(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *cd;
     Py_ssize_t lim;
     if (!PyArg_ParseTuple(args, "On", &cd, &lim)) return NULL;
-    const char *names[] = {"trail", "tlevel", "reason", "rlim", "cnt", "pos", "phase", "line_trail", "line_cum"};
+    const char *const names[] = {"trail", "tlevel", "reason", "rlim", "cnt", "pos", "phase", "line_trail",
+                                 "line_cum"};
     enum { TRAIL, TLEVEL, REASON, RLIM, CNT, POS, PHASE, LINE_TRAIL, LINE_CUM, NLISTS };
     PyObject *lists[NLISTS] = {NULL};
-    PyObject *alive = NULL, *ncol_obj = NULL, *result = NULL;
-    for (int s = 0; s < NLISTS; s++) {
-        lists[s] = PyObject_GetAttrString(cd, names[s]);
-        if (!lists[s]) goto done;
-        if (!PyList_Check(lists[s])) {
-            PyErr_Format(PyExc_TypeError, "cdcl_undo: %s must be a list", names[s]);
-            goto done;
-        }
-    }
-    alive = PyObject_GetAttrString(cd, "alive");
-    ncol_obj = PyObject_GetAttrString(cd, "ncol");
-    if (!alive || !ncol_obj) goto done;
-    if (!PyByteArray_Check(alive)) {
-        PyErr_SetString(PyExc_TypeError, "cdcl_undo: alive must be a bytearray");
+    PyObject **slots[NLISTS];
+    for (int s = 0; s < NLISTS; s++) slots[s] = &lists[s];
+    PyObject *alive = NULL, *result = NULL;
+    long ncol;
+    const char *const alive_name[] = {"alive"}, *const ncol_name[] = {"ncol"};
+    PyObject **const alive_slot[] = {&alive};
+    if (!get_attrs(cd, names, (PyObject **const *)slots, NLISTS, &PyList_Type, "cdcl_undo") ||
+        !get_attrs(cd, alive_name, alive_slot, 1, &PyByteArray_Type, "cdcl_undo") ||
+        !get_longs(cd, ncol_name, &ncol, 1))
         goto done;
-    }
-    long ncol = PyLong_AsLong(ncol_obj);
-    if (ncol == -1 && PyErr_Occurred()) goto done;
     char *al = PyByteArray_AS_STRING(alive);
     PyObject *trail = lists[TRAIL];
     for (Py_ssize_t t = PyList_GET_SIZE(trail) - 1; t >= lim; t--) {
@@ -974,7 +965,6 @@ static PyObject *cdcl_undo(PyObject *Py_UNUSED(self), PyObject *args) {
 done:
     for (int s = 0; s < NLISTS; s++) Py_XDECREF(lists[s]);
     Py_XDECREF(alive);
-    Py_XDECREF(ncol_obj);
     return result;
 }
 
@@ -1003,20 +993,6 @@ static int bits_at(PyObject *x, long shift, int n, word *out) {
     if (PyErr_Occurred()) return 0;
     *out = n >= (int)(8 * sizeof(word)) ? v : v & ((WORD_ONE << n) - 1);
     return 1;
-}
-
-static PyObject *masks_tuple(const word *m, int ncol) {
-    PyObject *t = PyTuple_New(ncol);
-    if (!t) return NULL;
-    for (int c = 0; c < ncol; c++) {
-        PyObject *v = mask_object(m[c]);
-        if (!v) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, c, v);
-    }
-    return t;
 }
 
 #define EXPLAINED_LIMIT 200000 /* as cdcl.py: the memo is cleared past this many entries */
@@ -1207,22 +1183,23 @@ static PyObject *cdcl_analyze(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!O!O!i", &cd, &PyList_Type, &conflict, &PyList_Type, &an.plans, &PyList_Type,
                           &an.lengths, &an.greedy_max))
         return NULL;
-    PyObject **slots[] = {&an.trail, &an.tlevel, &an.reason, &an.rlim, &an.line_trail, &an.line_cum, &an.pos,
-                          &an.activity, &an.explained};
-    const char *names[] = {"trail", "tlevel", "reason", "rlim", "line_trail", "line_cum", "pos", "activity",
-                           "explained"};
     PyObject *trail_lim = NULL, *snapshots = NULL, *inc_obj = NULL, *result = NULL, *pending = NULL;
     PyObject *clause = NULL;
     char *seen = NULL;
     Lower *lower = NULL;
-    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) {
-        *slots[s] = PyObject_GetAttrString(cd, names[s]);
-        if (!*slots[s]) goto done;
+    PyObject **const slots[] = {&an.trail, &an.tlevel, &an.reason, &an.rlim, &an.line_trail, &an.line_cum,
+                                &an.pos, &an.activity, &trail_lim, &snapshots};
+    const char *const names[] = {"trail", "tlevel", "reason", "rlim", "line_trail", "line_cum", "pos", "activity",
+                                 "trail_lim", "snapshots"};
+    const int nslots = (int)(sizeof names / sizeof names[0]);
+    const char *const others[] = {"explained", "inc"};
+    PyObject **const other_slots[] = {&an.explained, &inc_obj};
+    if (!get_attrs(cd, names, slots, nslots, &PyList_Type, "cdcl_analyze")) goto done;
+    if (!get_attrs(cd, others, other_slots, 2, NULL, "cdcl_analyze")) goto done;
+    if (!PyDict_Check(an.explained)) {
+        PyErr_SetString(PyExc_TypeError, "cdcl_analyze: explained must be a dict");
+        goto done;
     }
-    trail_lim = PyObject_GetAttrString(cd, "trail_lim");
-    snapshots = PyObject_GetAttrString(cd, "snapshots");
-    inc_obj = PyObject_GetAttrString(cd, "inc");
-    if (!trail_lim || !snapshots || !inc_obj) goto done;
     an.state = PyList_GET_SIZE(snapshots) ? PyList_GET_ITEM(snapshots, 0) : NULL;
     if (!an.state) {
         an.state = PyObject_GetAttrString(cd, "st");
@@ -1230,15 +1207,13 @@ static PyObject *cdcl_analyze(PyObject *Py_UNUSED(self), PyObject *args) {
     } else {
         Py_INCREF(an.state);
     }
-    long ints[4];
-    const char *int_names[] = {"W", "H", "ncol", "minimize"};
-    for (int s = 0; s < 4; s++) {
-        PyObject *attr = PyObject_GetAttrString(cd, int_names[s]);
-        if (!attr) goto done;
-        ints[s] = PyLong_AsLong(attr);
-        Py_DECREF(attr);
-        if (ints[s] == -1 && PyErr_Occurred()) goto done;
+    if (!PyList_Check(an.state)) {
+        PyErr_SetString(PyExc_TypeError, "cdcl_analyze: the state must be a list");
+        goto done;
     }
+    long ints[4];
+    const char *const int_names[] = {"W", "H", "ncol", "minimize"};
+    if (!get_longs(cd, int_names, ints, 4)) goto done;
     an.W = (int)ints[0];
     an.H = (int)ints[1];
     an.ncol = (int)ints[2];
@@ -1314,10 +1289,9 @@ static PyObject *cdcl_analyze(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     result = Py_BuildValue("(Olll)", clause, nlower ? lower[0].level : 0L, lbd, an.solves);
 done:
-    for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) Py_XDECREF(*slots[s]);
+    for (int s = 0; s < nslots; s++) Py_XDECREF(*slots[s]); /* trail_lim and snapshots among them */
+    Py_XDECREF(an.explained);
     Py_XDECREF(an.state);
-    Py_XDECREF(trail_lim);
-    Py_XDECREF(snapshots);
     Py_XDECREF(inc_obj);
     Py_XDECREF(pending);
     Py_XDECREF(clause);
@@ -1354,7 +1328,9 @@ PyMODINIT_FUNC PyInit__fastline(void) {
     ONE = PyLong_FromLong(1);
     if (!SIXTY_FOUR || !ONE) return NULL;
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
+    if (m && (PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_COLOURS", MAX_COLOURS) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_BLOCKS", MAX_BLOCKS) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -196,10 +196,9 @@ class Cdcl:
         e = self.e
         if e.fast_plans is not None:
             conflict, line, self.qhead, solves = fast.cdcl_propagate(self, e.fast_plans, e.length, self.qhead)
-            e.stats.line_solves += solves
             if conflict is not None:
                 self.conflict_line = line
-            e.check_deadline()
+            e.count_line_solves(solves)
             return conflict
         return self._propagate_python()
 
@@ -315,9 +314,7 @@ class Cdcl:
             out, solves = fast.cdcl_shrink(self.snapshots[0] if self.snapshots else self.st, self.explained,
                                            self.pos, e.fast_plans[ln], ln, e.length[ln], packed, i, k, self.W,
                                            self.H, self.ncol, self.GREEDY_MAX)
-            if solves:
-                e.stats.line_solves += solves
-                e.check_deadline()
+            e.count_line_solves(solves)
             return out
         return self._shrink_python(ln, packed, i, k)
 
@@ -370,21 +367,8 @@ class Cdcl:
         return out
 
     def _narrow(self, ln: int, base: list[int], removed: list[int], i: int, k: int) -> tuple[int, ...]:
-        """Per colour, the removals (a subset of `removed`) that suffice for the step; see _shrink.
-
-        With the C line solver (fast.py) the whole narrowing runs in C (fast.narrow, the same steps in the
-        same order, so the same explanation): it makes dozens of line solves a call, and the Python
-        around them cost more than the solves (a third of the search's time on tournament puzzles)."""
-        e = self.e
-        if e.fast_plans is not None:
-            keep, solves = fast.narrow(e.fast_plans[ln], e.length[ln], base, removed, i, k, self.GREEDY_MAX)
-            e.stats.line_solves += solves
-            e.check_deadline()
-            return keep
-        return self._narrow_python(ln, base, removed, i, k)
-
-    def _narrow_python(self, ln: int, base: list[int], removed: list[int], i: int, k: int) -> tuple[int, ...]:
-        """_narrow by the Python line solver, a line solve at a time."""
+        """Per colour, the removals (a subset of `removed`) that suffice for the step; see _shrink_python.
+        (With the C line solver all of _shrink runs in C, this step as its narrow_core.)"""
         n = self.e.length[ln]
         ncol = self.ncol
         line_result, line_feasible = self.e.line_result, self.e.line_feasible
@@ -448,9 +432,7 @@ class Cdcl:
         e = self.e
         if e.fast_plans is not None:
             clause, back, lbd, solves = fast.cdcl_analyze(self, conflict, e.fast_plans, e.length, self.GREEDY_MAX)
-            if solves:
-                e.stats.line_solves += solves
-                e.check_deadline()
+            e.count_line_solves(solves)
             self._decay_activity()
             return clause, back, lbd
         return self._analyze_python(conflict)

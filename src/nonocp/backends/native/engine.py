@@ -237,10 +237,14 @@ class Engine:
         if trace and self.trace is not None:
             return Engine.propagate(self, st, lines, trace)
         removed, solves = fast.propagate(st, lines, self.fast_plans, self.length, self.H, self.ncol)
-        self.stats.line_solves += solves
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Timeout
+        self.count_line_solves(solves)
         return removed
+
+    def count_line_solves(self, solves: int) -> None:
+        """Add line solves made in C (one call, many solves) to the stats; Timeout if the deadline passed."""
+        if solves:
+            self.stats.line_solves += solves
+            self.check_deadline()
 
     def propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
         """Run the line solver on dirty lines until nothing changes. Mutates `st`.

@@ -3,8 +3,8 @@
 The C module is built at install time when a C compiler is there (setup.py marks it optional). It takes
 lines of at most 127 cells (one 128-bit word per colour; 63 where the compiler has no 128-bit type); a
 puzzle with a longer line, or an install without the module, runs the Python line solver (line.py), which
-gives the same answers. `NONOCP_PURE_PYTHON=1` in
-the environment forces the Python one (for comparing the two, and for debugging).
+gives the same answers. `NONOCP_PURE_PYTHON=1` in the environment forces the Python one (for comparing the
+two, and for debugging).
 
 Measured (benchmarks/README.md, session 9): see "Native: the line solver in C".
 """
@@ -24,11 +24,11 @@ try:
 except ImportError:
     _fastline = None
 
-# what the C module takes: lines of up to 127 cells where the compiler has a 128-bit integer (gcc, clang on
-# 64-bit machines), else 63; up to 64 colours and 128 blocks a line
+# what the C module takes (its own constants): lines of up to 127 cells where the compiler has a 128-bit
+# integer (gcc, clang on 64-bit machines), else 63; up to 64 colours and 128 blocks a line
 MAX_LENGTH = 0 if _fastline is None else _fastline.MAX_N
-MAX_COLOURS = 64
-MAX_BLOCKS = 128
+MAX_COLOURS = 0 if _fastline is None else _fastline.MAX_COLOURS
+MAX_BLOCKS = 0 if _fastline is None else _fastline.MAX_BLOCKS
 
 
 def available() -> bool:
@@ -54,7 +54,7 @@ def implementation() -> str:
 
 solve_line = None if _fastline is None else _fastline.solve_line
 propagate = None if _fastline is None else _fastline.propagate
-narrow = None if _fastline is None else _fastline.narrow
+narrow = None if _fastline is None else _fastline.narrow  # the C core of cdcl_shrink on its own, for its tests
 union_if_narrower = None if _fastline is None else _fastline.union_if_narrower
 cdcl_propagate = None if _fastline is None else _fastline.cdcl_propagate
 cdcl_undo = None if _fastline is None else _fastline.cdcl_undo
