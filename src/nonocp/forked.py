@@ -76,7 +76,7 @@ def race_in_children(
     parent = os.getpid()
     running: dict[int, tuple[int, _Frames]] = {}  # read fd -> (member index, its frames)
     pids: dict[int, int] = {}  # member index -> pid, until reaped
-    failures: list[tuple[int, BaseException]] = []
+    failures: dict[int, BaseException] = {}  # member index -> why it is out of the race
     try:
         for i, fn in enumerate(fns):
             read_fd, write_fd = os.pipe()
@@ -113,17 +113,15 @@ def race_in_children(
                             return None, None
                     elif kind == "done":
                         return i, payload
-                    else:  # "error": this member is out
-                        failures.append((i, payload))
-                        frames.closed = True
+                    else:  # "error": this member is out (the child exits right after sending it)
+                        failures[i] = payload
                         break
-                if frames.closed:
+                if frames.closed or i in failures:
                     del running[fd]
                     os.close(fd)
                     status = _reap(pids.pop(i))
-                    if not any(j == i for j, _ in failures):
-                        failures.append((i, ChildCrashed(f"the solver process died without answering ({status})")))
-        raise min(failures, key=lambda f: f[0])[1]
+                    failures.setdefault(i, ChildCrashed(f"the solver process died without answering ({status})"))
+        raise failures[min(failures)]
     finally:
         for pid in pids.values():
             _kill_and_reap(pid)
