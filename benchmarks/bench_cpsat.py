@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from nonocp.backends import SolveOptions, get_backend
+from nonocp.engines import SolveOptions, get_backend
 from nonocp.formats import load
 
 ROOT = Path(__file__).resolve().parent.parent

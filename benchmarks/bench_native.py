@@ -26,8 +26,8 @@ import time
 
 from machine import CpuSplit
 
-from nonocp.backends import SolveOptions
-from nonocp.backends.native import NativeBackend
+from nonocp.engines import SolveOptions
+from nonocp.engines.native import NativeBackend
 from nonocp.formats import load
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from machine import cpu_seconds
 
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.backends.base import parse_engine_options
 from nonocp.encode.cnf import ENCODINGS, encode_puzzle
+from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines.contract import parse_engine_options
 from nonocp.formats import load
 
 SURVEY = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "webpbn-survey"

@@ -4,7 +4,7 @@
     nice -n 10 python benchmarks/bench_timeout.py --limit 5 --rounds 3 --engines sat,sat:kissat404,cpsat,native
 
 A user's `--timeout S` promises an answer after about S seconds. The sat engine's CaDiCaL cannot be
-interrupted in pysat, so without the hard stop (nonocp.forked) it ends only between conflict slices, and
+interrupted in pysat, so without the hard stop (nonocp.engines.forked) it ends only between conflict slices, and
 Kissat not at all. For each engine (and for sat also with `extra={"hard_stop": False}`, the in-process
 stop, as the baseline measured in the same run) every puzzle is solved `--rounds` times, interleaved, and
 the overrun (wall seconds past the limit, for runs that timed out) is summarised: median and maximum.
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from machine import CpuSplit
 
-from nonocp.backends import SolveOptions, get_backend
+from nonocp.engines import SolveOptions, get_backend
 from nonocp.formats import load
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"

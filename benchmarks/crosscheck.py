@@ -12,8 +12,8 @@ Sets: `survey` (webpbn-survey/free + xml-free), `db` (nonogram-db), `picross` (p
 their outputs/validation.csv solution counts are reproduced exactly up to --count-limit by enumerating),
 `tournament` (one 1000-puzzle set of nonogram-record, taai2011 by default: its solutions give goals).
 
-Each puzzle runs through nonocp.crosscheck (every engine, the same limits, every solution checked by
-nonocp.verify). On top of the engines' mutual agreement the script checks each file's `goal` (it must
+Each puzzle runs through nonocp.analysis.crosscheck (every engine, the same limits, every solution checked by
+nonocp.core.verify). On top of the engines' mutual agreement the script checks each file's `goal` (it must
 satisfy the clues; for a unique puzzle it must be *the* solution) and the picross-solver counts; on the
 picross multi-solution grids it also compares backbones computed two ways (fixed-cell queries to each
 engine vs. the native engine's all-remaining-cells step).
@@ -45,11 +45,11 @@ REPORT = OUT / "crosscheck-report.md"
 
 sys.path.insert(0, str(ROOT / "src"))
 
-from nonocp.backbone import compare_backbones, compute_backbone, native_backbone, native_upper_bound  # noqa: E402
-from nonocp.backends import INDEPENDENT, get_backend  # noqa: E402
-from nonocp.crosscheck import crosscheck  # noqa: E402
+from nonocp.analysis.backbone import compare_backbones, compute_backbone, native_backbone, native_upper_bound  # noqa: E402
+from nonocp.analysis.crosscheck import crosscheck  # noqa: E402
+from nonocp.core.verify import verify  # noqa: E402
+from nonocp.engines import INDEPENDENT, get_backend  # noqa: E402
 from nonocp.formats import load, loads  # noqa: E402
-from nonocp.verify import verify  # noqa: E402
 
 PICROSS = CORPUS / "picross-solver"
 
@@ -321,7 +321,7 @@ def write_report(records: list[dict], path: Path = REPORT) -> str:
         )
     lines.append("")
     lines.append("A puzzle decided by one engine only is proven anyway when that engine's verdict is `multiple`: it "
-                 "reported two distinct grids and nonocp.verify (which shares no code with the engines) accepted "
+                 "reported two distinct grids and nonocp.core.verify (which shares no code with the engines) accepted "
                  "both, and two solutions prove several. A `unique` or `none` from one engine is unchecked.")
     lines.append("")
 

@@ -42,7 +42,7 @@ class CpuSplit:
 
 def cpu_seconds() -> float:
     """CPU time of this process plus its finished children: the sat engine runs a solve with a time limit
-    in a forked child (nonocp.forked), whose CPU time.process_time() alone would miss."""
+    in a forked child (nonocp.engines.forked), whose CPU time.process_time() alone would miss."""
     import resource
     import time
 

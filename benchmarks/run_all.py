@@ -47,8 +47,8 @@ class BenchSet:
 
 
 def available_engines(wanted: tuple[str, ...]) -> tuple[str, ...]:
-    from nonocp.backends import get_backend
-    from nonocp.errors import BackendUnavailable
+    from nonocp.core.errors import BackendUnavailable
+    from nonocp.engines import get_backend
 
     out = []
     for name in wanted:
@@ -196,7 +196,7 @@ def machine_note(jobs: int) -> str:
     versions = []
     for name in ALL_ENGINES:
         try:
-            from nonocp.backends import get_backend
+            from nonocp.engines import get_backend
 
             versions.append(f"{name} {get_backend(name).version()}")
         except Exception:  # noqa: BLE001 - an engine that is missing is simply not listed

@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from nonocp.grid import Grid
-from nonocp.puzzle import Clue, Puzzle
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Clue, Puzzle
 
 
 def line_runs(cells) -> list[tuple[int, int]]:

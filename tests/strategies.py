@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from nonocp.grid import Grid
-from nonocp.puzzle import WHITE, Color, Palette, Puzzle, clues_of
+from nonocp.core.grid import Grid
+from nonocp.core.palette import WHITE, Color, Palette
+from nonocp.core.puzzle import Puzzle, clues_of
 
 _EXTRA = [
     Color("black", "#000000", "a"),

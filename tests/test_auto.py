@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import corpus_path, examples
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import Status
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import Status
+from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import grids, palette_of, puzzle_from_grid, puzzles_with_grid
 

@@ -1,5 +1,5 @@
 """The auto engine's race: CaDiCaL after native propagation against Kissat on the whole puzzle, each in a forked
-child, the first answer winning and the solutions of both counting together (nonocp.backends.auto, step 3)."""
+child, the first answer winning and the solutions of both counting together (nonocp.engines.auto, step 3)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import examples
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import NonocpError
-from nonocp.forked import fork_available
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import Status
+from nonocp.core.errors import NonocpError
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import Status
+from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines.forked import fork_available
 from oracle import brute_force
 from strategies import puzzles_with_grid
 
 pytest.importorskip("pysat")
 pytestmark = pytest.mark.skipif(not fork_available(), reason="the race runs its members in forked children")
 
-import nonocp.backends.auto as auto_module  # noqa: E402 (after the skips: it needs nothing heavy, but says why)
+import nonocp.engines.auto as auto_module  # noqa: E402 (after the skips: it needs nothing heavy, but says why)
 
 
 def B(*lengths: int):
@@ -32,8 +32,8 @@ PERMUTATIONS = Puzzle((B(1),) * 4, (B(1),) * 4)  # 24 solutions, nothing for lin
 
 
 def _kissat_or_skip():
-    from nonocp.backends.sat import canonical_solver_name
-    from nonocp.errors import BackendUnavailable
+    from nonocp.core.errors import BackendUnavailable
+    from nonocp.engines.sat import canonical_solver_name
 
     try:
         canonical_solver_name(auto_module.RACE_PARTNER)
@@ -97,7 +97,7 @@ class _Fake:
         self.solver_name, self.grids, self.answer, self.delay = name, grids, answer, delay
 
     def search(self, puzzle, options, on_solution):
-        from nonocp.result import SolveResult
+        from nonocp.core.result import SolveResult
 
         time.sleep(self.delay)
         for n, g in enumerate(self.grids, 1):

@@ -1,4 +1,4 @@
-"""Backbones (nonocp.backbone) against a brute-force reference on tiny multi-solution puzzles.
+"""Backbones (nonocp.analysis.backbone) against a brute-force reference on tiny multi-solution puzzles.
 
 The reference: enumerate every solution by brute force and take, per cell, the set of colours seen.
 The backbone algorithm must reproduce it exactly, whatever engine answers its queries: the brute-force
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 
 from conftest import examples
 from engines import ENGINES
-from nonocp.backbone import (
+from nonocp.analysis.backbone import (
     Backbone,
     BackboneError,
     backbone_from_solutions,
@@ -22,11 +22,11 @@ from nonocp.backbone import (
     native_backbone,
     native_upper_bound,
 )
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import BackendUnavailable
-from nonocp.grid import Domains
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import SolveResult, Status
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.grid import Domains
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import SolveResult, Status
+from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import puzzles_with_grid
 from test_check import BruteBackend

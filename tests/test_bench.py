@@ -1,6 +1,6 @@
 """`nonocp bench` and nonocp.batch: collecting puzzles, the worker pool, reports, summaries.
 
-Fake engines (defined here, registered in nonocp.backends.BACKENDS for the test; the registry reaches
+Fake engines (defined here, registered in nonocp.engines.BACKENDS for the test; the registry reaches
 the worker processes) make the pool's hard cases reproducible: an exact brute-force engine, a slow
 one, one that ignores its time limit on a marked puzzle, one whose process dies. Real engines are
 used where available (skipped when BackendUnavailable) to check that bench agrees with `solve`.
@@ -23,10 +23,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from nonocp.backends import BACKENDS, SolveOptions, get_backend  # noqa: E402
-from nonocp.errors import BackendUnavailable  # noqa: E402
-from nonocp.puzzle import Puzzle  # noqa: E402
-from nonocp.result import SolveResult, status_of  # noqa: E402
+from nonocp.core.errors import BackendUnavailable  # noqa: E402
+from nonocp.core.puzzle import Puzzle  # noqa: E402
+from nonocp.core.result import SolveResult, status_of  # noqa: E402
+from nonocp.engines import BACKENDS, SolveOptions, get_backend  # noqa: E402
 from oracle import brute_force  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -186,7 +186,7 @@ def test_collect_walks_folders_and_skips_non_puzzles(tmp_path):
 
 def test_collect_reports_invalid_puzzle_in_bundle_and_missing_path(tmp_path):
     from nonocp.batch import collect
-    from nonocp.puzzle import Block
+    from nonocp.core.puzzle import Block
 
     good = Puzzle(((Block(1),),), ((Block(1),),))
     too_long = Puzzle(((Block(3),),), ((Block(1),),))  # a clue longer than its line: invalid
@@ -284,7 +284,7 @@ class LiarBackend(OracleBackend):
     name = "liar"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        from nonocp.grid import Grid
+        from nonocp.core.grid import Grid
 
         blank = Grid(tuple((0,) * puzzle.width for _ in range(puzzle.height)))
         return SolveResult(status_of(1, True, 2), (blank,), True, self.name)
@@ -318,7 +318,7 @@ def test_summary_disagreement_and_ratios():
 def run_cli(args: list[str]):
     from typer.testing import CliRunner
 
-    from nonocp.cli import app
+    from nonocp.cli.app import app
 
     return CliRunner().invoke(app, args)
 
@@ -402,7 +402,7 @@ def test_ctrl_c_keeps_every_finished_row(tmp_path):
 # ----------------------------------------------------------------------------------------- real engines
 def test_bench_matches_in_process_solve_on_tiny_puzzles(tmp_path):
     from nonocp.batch import BatchOptions, collect, run_batch
-    from nonocp.solve import solve
+    from nonocp.engines.solve import solve
 
     engines = real_engines()
     if not engines:
@@ -422,7 +422,7 @@ def test_bench_matches_solve_on_the_free_survey_set(tmp_path):
     faase and knotty are left out (minutes per engine); timeouts are compared only when both answered.
     """
     from nonocp.batch import read_csv
-    from nonocp.solve import solve
+    from nonocp.engines.solve import solve
 
     if not SURVEY_FREE.exists():
         pytest.skip(f"corpus not available: {SURVEY_FREE}")

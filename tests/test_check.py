@@ -1,6 +1,6 @@
-"""`nonocp check` and nonocp.crosscheck: agreement, disagreement (fake lying engines), bad input.
+"""`nonocp check` and nonocp.analysis.crosscheck: agreement, disagreement (fake lying engines), bad input.
 
-The fake engines are registered in the real registry (nonocp.backends.BACKENDS) for the duration of
+The fake engines are registered in the real registry (nonocp.engines.BACKENDS) for the duration of
 a test, so the command runs exactly as it does with real engines. They solve by brute force
 (tests/oracle.py), so the puzzles here are tiny.
 """
@@ -13,14 +13,14 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-import nonocp.backends
-from nonocp.backends import SolveOptions
-from nonocp.cli import app
-from nonocp.crosscheck import compare, crosscheck, run_engine
+import nonocp.engines
+from nonocp.analysis.crosscheck import compare, crosscheck, run_engine
+from nonocp.cli.app import app
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.engines import SolveOptions
 from nonocp.formats import dumps
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import SolveResult, Status, status_of
 from oracle import brute_force
 
 
@@ -146,9 +146,9 @@ FAKES = {
 @pytest.fixture
 def fakes(monkeypatch):
     for name, cls in FAKES.items():
-        monkeypatch.setitem(nonocp.backends.BACKENDS, name, f"{__name__}:{cls}")
+        monkeypatch.setitem(nonocp.engines.BACKENDS, name, f"{__name__}:{cls}")
     # the command's default engine list: two correct fakes, so tests never depend on real engines
-    monkeypatch.setattr(nonocp.backends, "INDEPENDENT", ("brute", "brute2"))
+    monkeypatch.setattr(nonocp.engines, "INDEPENDENT", ("brute", "brute2"))
 
 
 def B(*lengths):
@@ -240,7 +240,7 @@ def test_crash_is_reported(fakes):
 
 
 def test_unavailable_engine_is_skipped(fakes, monkeypatch):
-    monkeypatch.setitem(nonocp.backends.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
+    monkeypatch.setitem(nonocp.engines.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
     check = crosscheck(UNIQUE, ["brute", "ghost"])
     assert check.agree and check.runs[1].status == "unavailable"
 
@@ -264,7 +264,7 @@ class _Fixed:
 def test_titles_with_brackets_are_printed_verbatim(fakes, tmp_path):
     from dataclasses import replace
 
-    from nonocp.puzzle import Meta
+    from nonocp.core.puzzle import Meta
 
     path = write(tmp_path, "t.non", replace(UNIQUE, meta=Meta(title="Party [Political] [/]")))
     result = invoke(path)
@@ -378,7 +378,7 @@ def test_command_json_disagreement(fakes, tmp_path):
     ids=["missing-file", "unparsable", "unknown-engine", "bad-format", "limit-1", "nothing-available"],
 )
 def test_command_exits_2_on_bad_input(fakes, tmp_path, monkeypatch, args):
-    monkeypatch.setitem(nonocp.backends.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
+    monkeypatch.setitem(nonocp.engines.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
     garbage = tmp_path / "garbage.non"
     garbage.write_text("width 3\nheight x\nrows\n\x00junk\n")
     paths = {"missing": str(tmp_path / "absent.non"), "garbage": str(garbage), "ok": write(tmp_path, "ok.non", UNIQUE)}

@@ -17,16 +17,17 @@ import xml.etree.ElementTree as ET
 import pytest
 from typer.testing import CliRunner
 
-import nonocp.backends
+import nonocp.engines
 from conftest import PUZZLES
 from engines import ENGINES
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.cli import app
-from nonocp.errors import BackendUnavailable
+from nonocp.cli.app import app
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.grid import Grid
+from nonocp.core.palette import WHITE, Color, Palette
+from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
+from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.engines import SolveOptions, get_backend
 from nonocp.formats import dumps, loads
-from nonocp.grid import Grid
-from nonocp.puzzle import WHITE, Block, Color, Meta, Palette, Puzzle, clues_of
-from nonocp.result import SolveResult, Status, status_of
 from oracle import brute_force
 
 # ---- fake engines --------------------------------------------------------------------------------
@@ -85,8 +86,8 @@ class MissingBackend(BruteBackend):
 @pytest.fixture(autouse=True)
 def fakes(monkeypatch):
     for cls in (BruteBackend, SlowBackend, CrashBackend, MissingBackend):
-        monkeypatch.setitem(nonocp.backends.BACKENDS, cls.name, f"{__name__}:{cls.__name__}")
-    monkeypatch.setitem(nonocp.backends.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
+        monkeypatch.setitem(nonocp.engines.BACKENDS, cls.name, f"{__name__}:{cls.__name__}")
+    monkeypatch.setitem(nonocp.engines.BACKENDS, "ghost", "nonocp_no_such_module:Nothing")
     SEEN.clear()
 
 
@@ -229,7 +230,7 @@ def test_solve_passes_seed_workers_and_proof_dir(tmp_path):
 
 def test_solve_without_backend_uses_the_registry_default(tmp_path):
     r, objs = solve_json(write(tmp_path, "plus.non", PLUS))
-    default = nonocp.backends.DEFAULT_BACKEND
+    default = nonocp.engines.DEFAULT_BACKEND
     if r.exit_code == 2:  # the default engine is not installed here: the message names it
         assert default in r.stderr and len(r.stderr.splitlines()) == 1
     else:
@@ -494,7 +495,7 @@ def test_backends_lists_every_registered_engine(tmp_path):
     r = run("backends")
     assert r.exit_code == 0
     names = [line.split()[0] for line in r.stdout.splitlines()[1:]]
-    assert names == list(nonocp.backends.BACKENDS)
+    assert names == list(nonocp.engines.BACKENDS)
     rows = {line.split()[0]: line.split() for line in r.stdout.splitlines()[1:]}
     assert rows["brute"][1:3] == ["yes", "test-1"]
     assert rows["ghost"][1] == "no" and rows["missing"][1] == "no"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from nonocp.cli import app
+from nonocp.cli.app import app
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 runner = CliRunner()

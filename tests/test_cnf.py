@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import examples
+from nonocp.core.grid import Domains, Grid
+from nonocp.core.puzzle import Block, Puzzle
 from nonocp.encode.cnf import ENCODINGS, TRUE, encode_puzzle
 from nonocp.encode.cnf_blocks import start_ranges
-from nonocp.grid import Domains, Grid
-from nonocp.puzzle import Block, Puzzle
 from oracle import brute_force
 from strategies import puzzles_with_grid
 

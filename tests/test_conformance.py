@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from engines import ENGINES
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import BackendUnavailable
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Palette, Puzzle
-from nonocp.result import Status
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import Status
+from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import grids, palette_of, puzzle_from_grid, puzzles_with_grid
 

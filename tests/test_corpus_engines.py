@@ -13,11 +13,11 @@ import pytest
 
 from conftest import corpus_path
 from engines import ENGINES
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import BackendUnavailable
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.result import Status
+from nonocp.core.verify import verify
+from nonocp.engines import SolveOptions, get_backend
 from nonocp.formats import load
-from nonocp.result import Status
-from nonocp.verify import verify
 
 # (corpus path parts, puzzle title or None for a one-puzzle file, exact solution count)
 WITH_GOALS = [

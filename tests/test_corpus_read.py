@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, FULL_DEPTH, corpus_path
-from nonocp.errors import InvalidPuzzleError, NonocpError, ParseError
+from nonocp.core.errors import InvalidPuzzleError, NonocpError, ParseError
+from nonocp.core.puzzle import clues_of
 from nonocp.formats import load
-from nonocp.puzzle import clues_of
 
 
 # Files that hold no puzzle (documentation, licences, a results table).

@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import corpus_path, examples
-from nonocp.backends import SolveOptions, get_backend
+from nonocp.core.errors import BackendUnavailable, NonocpError
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import Status
 from nonocp.encode.automaton import clue_automaton
-from nonocp.errors import BackendUnavailable, NonocpError
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import Status
+from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force, line_solutions
 from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 
@@ -44,7 +44,7 @@ PERMUTATIONS_4 = Puzzle((B(1),) * 4, (B(1),) * 4)  # 24 solutions
 
 def test_available_does_not_import_ortools():
     code = (
-        "import sys; from nonocp.backends.cpsat import CpsatBackend; "
+        "import sys; from nonocp.engines.cpsat import CpsatBackend; "
         "assert CpsatBackend().available(); "
         "assert not any(m.startswith('ortools') for m in sys.modules), sorted(sys.modules)"
     )
@@ -70,8 +70,8 @@ def test_unknown_variant_is_an_error():
     extra=st.integers(0, 3),
 )
 def test_allowed_colors_are_exact_for_one_line(lengths, colors, extra):
-    from nonocp.backends.cpsat import allowed_colors
-    from nonocp.puzzle import min_length
+    from nonocp.core.puzzle import min_length
+    from nonocp.engines.cpsat import allowed_colors
 
     clue = tuple(Block(n, c) for n, c in zip(lengths, colors, strict=False))
     n = max(1, min_length(clue) + extra)
@@ -167,7 +167,7 @@ def test_zero_time_limit_times_out_without_searching(variant):
 def test_model_building_checks_the_deadline():
     import time
 
-    from nonocp.backends.cpsat import OutOfTime, build_model
+    from nonocp.engines.cpsat import OutOfTime, build_model
 
     with pytest.raises(OutOfTime):
         build_model(PERMUTATIONS_4, deadline=time.monotonic() - 1.0)
@@ -181,7 +181,7 @@ def test_the_ortools_import_is_not_counted_in_the_budget(monkeypatch):
     before the first solve), and the import is reported on its own."""
     import time
 
-    from nonocp.backends import cpsat
+    from nonocp.engines import cpsat
 
     real = cpsat._cp_model
     calls: list[int] = []
@@ -254,7 +254,7 @@ def test_raw_parameters_pass_through_and_unknown_ones_fail():
 def test_probing_level_sets_cp_sat_parameters(monkeypatch, variant, extra, light):
     """Light probing (the default) caps CP-SAT's presolve rounds and search-start probing; "full" and the
     plain variant leave CP-SAT's own values. Either way the answer is the same."""
-    from nonocp.backends.cpsat import LIGHT_PROBING_PARAMS, CpsatBackend
+    from nonocp.engines.cpsat import LIGHT_PROBING_PARAMS, CpsatBackend
 
     seen = []
     original = CpsatBackend._solver
@@ -284,7 +284,7 @@ def test_progress_is_called_per_solution():
 
 def test_collector_ignores_repeated_solutions():
     """The guard for OR-Tools reporting one solution twice (issues #4376/#4268 in 9.11)."""
-    from nonocp.backends.cpsat import _Collector
+    from nonocp.engines.cpsat import _Collector
 
     collector = _Collector([[1, 0], [0, 1]], 2, None)  # fixed cells: no solver needed to read them
     collector.on_solution_callback()
@@ -295,7 +295,7 @@ def test_collector_ignores_repeated_solutions():
 
 def test_blocking_clause_uses_painted_cells_only():
     """A second solution always differs on a cell the first one paints (the clues fix the counts)."""
-    from nonocp.backends.cpsat import build_model
+    from nonocp.engines.cpsat import build_model
 
     puzzle = Puzzle((B(1), B(1)), (B(1), B(1)))
     built = build_model(puzzle)  # the block mode's model

@@ -1,6 +1,6 @@
 """`explain`: every step is justified on its own, and replaying the steps reaches the engine's answer.
 
-The checks here are independent of nonocp.explain: a step is re-derived from the grid before it with the
+The checks here are independent of nonocp.analysis.explain: a step is re-derived from the grid before it with the
 exact line solver (line steps), by propagating the assumption (probe steps), by brute force over the
 completions (all-remaining-cells), and the end of the replay is compared with the native engine's first
 solution and with the brute-force oracle.
@@ -17,14 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, corpus_path, examples
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.backends.native.line import solve_line
-from nonocp.cli import app
-from nonocp.explain import explain, explanation_json, line_technique, valid_starts
+from nonocp.analysis.explain import explain, explanation_json, line_technique, valid_starts
+from nonocp.cli.app import app
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import Status
+from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines.native.line import solve_line
 from nonocp.formats import load
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import Status
 from oracle import brute_force
 from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 

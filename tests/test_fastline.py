@@ -1,4 +1,4 @@
-"""The C line solver and propagation loop (_fastline.c, through nonocp.backends.native.fast) against the Python
+"""The C line solver and propagation loop (_fastline.c, through nonocp.engines.native.fast) against the Python
 ones (line.py, Engine.propagate), which tests/test_line_solver.py and tests/test_native.py check against brute
 force. Both must give exactly the same answers: the engine picks one or the other by what is built."""
 
@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from nonocp.backends.native import fast
-from nonocp.backends.native.engine import Engine
-from nonocp.backends.native.line import plan_of, solve_planned
-from nonocp.puzzle import Block, Puzzle, line_clue
+from nonocp.core.puzzle import Block, Puzzle, line_clue
+from nonocp.engines.native import fast
+from nonocp.engines.native.engine import Engine
+from nonocp.engines.native.line import plan_of, solve_planned
 from strategies import grids, palette_of, puzzle_from_grid
 
 
@@ -42,7 +42,7 @@ needs_c = pytest.mark.skipif(not fast.available(), reason="the C line solver is 
 
 
 def test_pure_python_can_be_forced():
-    code = "from nonocp.backends.native import fast; print(fast.available(), fast.implementation())"
+    code = "from nonocp.engines.native import fast; print(fast.available(), fast.implementation())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "NONOCP_PURE_PYTHON": "1"}).stdout
     assert out.split()[0] == "False" and "Python" in out
@@ -109,9 +109,9 @@ def test_c_propagation_reaches_the_same_fixpoint(grid, data):
 @needs_c
 def test_a_clue_longer_than_its_line_is_no_solution_not_a_crash():
     """Files are checked when read (tests/test_formats.py), but a Puzzle built in code may hold such a clue."""
-    from nonocp.backends import SolveOptions
-    from nonocp.backends.native import NativeBackend
-    from nonocp.result import Status
+    from nonocp.core.result import Status
+    from nonocp.engines import SolveOptions
+    from nonocp.engines.native import NativeBackend
 
     puzzle = Puzzle(((Block(200),), (Block(1),)), ((Block(1),),) * 3)
     assert Engine(puzzle).fast_plans is None
@@ -160,7 +160,7 @@ def explanation_case(draw):
 def test_c_explanations_equal_python(case):
     """fast.narrow and Cdcl._narrow pick the same removals (so the CDCL search learns the same clauses
     and takes the same path with either line solver); tests/test_native.py checks that they imply the step."""
-    from nonocp.backends.native.cdcl import Cdcl
+    from nonocp.engines.native.cdcl import Cdcl
 
     clue, n, base, removed, i, k = case
     engine = Engine(Puzzle((tuple(Block(length, colour) for length, colour in clue),),
@@ -205,10 +205,10 @@ def test_c_cdcl_loops_take_the_same_search_path(monkeypatch):
     answers against brute force and the explanations)."""
     import random
 
-    from nonocp.backends import SolveOptions
-    from nonocp.backends.native import NativeBackend
-    from nonocp.backends.native.cdcl import Cdcl
-    from nonocp.grid import Grid
+    from nonocp.core.grid import Grid
+    from nonocp.engines import SolveOptions
+    from nonocp.engines.native import NativeBackend
+    from nonocp.engines.native.cdcl import Cdcl
 
     rng = random.Random(3)
     conflicts = 0

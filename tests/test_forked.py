@@ -1,4 +1,4 @@
-"""nonocp.forked: a function run in a forked child answers, streams messages, raises, or is killed at its
+"""nonocp.engines.forked: a function run in a forked child answers, streams messages, raises, or is killed at its
 deadline and reaped.
 
 A broken kill would make these tests wait for ever, so each one runs under an alarm that fails it after
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from nonocp.errors import NonocpError, ParseError
-from nonocp.forked import ChildCrashed, ChildFailed, call_in_child, fork_available, race_in_children
+from nonocp.core.errors import NonocpError, ParseError
+from nonocp.engines.forked import ChildCrashed, ChildFailed, call_in_child, fork_available, race_in_children
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="no os.fork on this platform")
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from nonocp.errors import NonocpError, ParseError
+from nonocp.core.errors import NonocpError, ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Color, Palette
+from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
 from nonocp.formats import FORMATS, detect, dump, dumps, load, loads, register
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Color, Meta, Palette, Puzzle, clues_of
 
 FIX = Path(__file__).parent / "fixtures" / "formats"
 

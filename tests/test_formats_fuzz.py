@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS, examples
-from nonocp.errors import NonocpError, ParseError
+from nonocp.core.errors import NonocpError, ParseError
 from nonocp.formats import FORMATS, loads, sniff
 from nonocp.formats._common import decode
 from nonocp.formats.picture import read_pbm

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FULL_DEPTH, examples
-from nonocp.backends.native import fast
-from nonocp.backends.native.line import _reverse, line_feasible, solve_line
-from nonocp.puzzle import Block, Clue, line_clue
+from nonocp.core.puzzle import Block, Clue, line_clue
+from nonocp.engines.native import fast
+from nonocp.engines.native.line import _reverse, line_feasible, solve_line
 from oracle import line_solutions
 
 

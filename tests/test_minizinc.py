@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, corpus_path
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import BackendUnavailable
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import palette_of, puzzle_from_grid
 

@@ -10,15 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FULL_DEPTH, corpus_path, examples
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.backends.native import NativeBackend, possible_colours, propagate_and_probe
-from nonocp.backends.native.cdcl import Cdcl
-from nonocp.backends.native.engine import Engine
-from nonocp.backends.native.search import all_remaining_cells
-from nonocp.errors import BackendUnavailable
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle, line_clue
-from nonocp.result import Status
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle, line_clue
+from nonocp.core.result import Status
+from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines.native import NativeBackend, possible_colours, propagate_and_probe
+from nonocp.engines.native.cdcl import Cdcl
+from nonocp.engines.native.engine import Engine
+from nonocp.engines.native.search import all_remaining_cells
 from oracle import brute_force
 from strategies import grids, palette_of, puzzle_from_grid
 
@@ -282,7 +282,7 @@ def test_every_explanation_implies_its_step(monkeypatch, shape):
     The mirrored grids repeat every clue in several lines: an explanation remembered for one line must not
     be handed to another line with the same clue and state (their level-0 facts differ). Keyed by clue, the
     memo did exactly that from session 4 to 8, and the search answered `none` on Thing (webpbn 18297)."""
-    from nonocp.backends.native.line import solve_line
+    from nonocp.engines.native.line import solve_line
 
     shrink, reason_of = Cdcl._shrink, Cdcl._reason_of
     checked = [0, 0]

@@ -15,8 +15,8 @@ import pytest
 
 from conftest import PUZZLES, ROOT
 from engines import ENGINES
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import BackendUnavailable
+from nonocp.core.errors import BackendUnavailable
+from nonocp.engines import SolveOptions, get_backend
 from nonocp.formats import load
 from oracle import brute_force, line_solutions
 

@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, corpus_path, examples
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.backends.native.engine import Engine
-from nonocp.cli import app
+from nonocp.analysis.rate import VERDICTS, rate
+from nonocp.cli.app import app
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines.native.engine import Engine
 from nonocp.formats import load
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Puzzle
-from nonocp.rate import VERDICTS, rate
 from oracle import brute_force
 from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 

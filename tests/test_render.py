@@ -14,8 +14,9 @@ from PIL import Image
 from rich.console import Console
 
 from conftest import examples
-from nonocp.grid import Grid
-from nonocp.puzzle import WHITE, Color, Meta, Palette, Puzzle, clues_of
+from nonocp.core.grid import Grid
+from nonocp.core.palette import WHITE, Color, Palette
+from nonocp.core.puzzle import Meta, Puzzle, clues_of
 from nonocp.render import clue_tokens, render_png, render_rich, render_svg, render_text
 from nonocp.render.geometry import picture
 from nonocp.render.text import cell_symbol

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import corpus_path, examples
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.errors import BackendUnavailable
-from nonocp.puzzle import Block, Puzzle
-from nonocp.result import Status
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.result import Status
+from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import puzzles_with_grid
 
@@ -101,7 +101,7 @@ def test_kissat_hands_later_rounds_to_cadical_starting_at_the_last_solution(monk
         pytest.skip(str(e))
     from pysat.solvers import Solver
 
-    import nonocp.backends.sat as sat_module
+    import nonocp.engines.sat as sat_module
 
     phases_given = []
     original = Solver.set_phases
@@ -170,7 +170,7 @@ def hang_guard():
 def _hanging_from_call(n: int):
     """A solve_until that answers normally n-1 times, then never returns and never looks at the clock
     (what a CaDiCaL conflict slice or a Kissat solve does on a hard formula)."""
-    import nonocp.backends.sat as sat_module
+    import nonocp.engines.sat as sat_module
 
     real = sat_module.solve_until
     calls = []
@@ -187,7 +187,7 @@ def _hanging_from_call(n: int):
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
 def test_a_solve_that_ignores_the_time_limit_is_killed_keeping_its_solutions(monkeypatch, hang_guard):
-    import nonocp.backends.sat as sat_module
+    import nonocp.engines.sat as sat_module
 
     monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(2))
     # 10 s: time for the first solve even when a loaded machine stalls for seconds (seen here); the second
@@ -201,7 +201,7 @@ def test_a_solve_that_ignores_the_time_limit_is_killed_keeping_its_solutions(mon
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
 def test_a_proof_solve_killed_at_the_limit_keeps_the_verdict(monkeypatch, hang_guard, tmp_path):
-    import nonocp.backends.sat as sat_module
+    import nonocp.engines.sat as sat_module
 
     puzzle = Puzzle((B(2), B(1)), (B(2), B(1)))  # unique
     # the search takes two solve_until calls (a solution, then UNSAT); the third is the proof solve
@@ -432,7 +432,7 @@ class _SlicedSolver:
 def test_cadical_slices_follow_a_fixed_schedule_whatever_the_speed(monkeypatch):
     """The slice sizes steer CaDiCaL's search (each slice restarts from the root), so they must not depend on
     how fast this machine is: the same schedule on a fast and a slow (fake) clock, far from the deadline."""
-    import nonocp.backends.sat as sat_module
+    import nonocp.engines.sat as sat_module
 
     schedules = []
     for seconds_per_slice in (0.001, 3.0):
@@ -446,7 +446,7 @@ def test_cadical_slices_follow_a_fixed_schedule_whatever_the_speed(monkeypatch):
 
 
 def test_the_last_cadical_slice_is_cut_to_the_deadline(monkeypatch):
-    import nonocp.backends.sat as sat_module
+    import nonocp.engines.sat as sat_module
 
     clock = [0.0]
     monkeypatch.setattr(sat_module.time, "monotonic", lambda: clock[0])

@@ -8,11 +8,11 @@ pytest.importorskip("pysat")
 
 from hypothesis import given, settings  # noqa: E402
 
-from nonocp.backends import SolveOptions, get_backend  # noqa: E402
-from nonocp.backends.sat import PHASES  # noqa: E402
+from nonocp.core.errors import NonocpError  # noqa: E402
+from nonocp.core.grid import Grid  # noqa: E402
 from nonocp.encode.cnf import TRUE, encode_puzzle  # noqa: E402
-from nonocp.errors import NonocpError  # noqa: E402
-from nonocp.grid import Grid  # noqa: E402
+from nonocp.engines import SolveOptions, get_backend  # noqa: E402
+from nonocp.engines.sat import PHASES  # noqa: E402
 from strategies import palette_of, puzzle_from_grid, puzzles_with_grid  # noqa: E402
 
 

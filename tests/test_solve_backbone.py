@@ -16,17 +16,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
-import nonocp.backends
+import nonocp.engines
 from conftest import PUZZLES, examples
 from engines import ENGINES
-from nonocp.backends import SolveOptions, get_backend
-from nonocp.cli import app
-from nonocp.errors import BackendUnavailable
+from nonocp.cli.app import app
+from nonocp.core.errors import BackendUnavailable
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Block, Meta, Puzzle
+from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines.solve import solve
 from nonocp.formats import dumps, load
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Meta, Puzzle
-from nonocp.result import SolveResult, Status, status_of
-from nonocp.solve import solve
 from oracle import brute_force
 from strategies import puzzles_with_grid
 
@@ -278,7 +278,7 @@ class QueriesTimeOutBackend(TimeoutBackend):
 @pytest.fixture
 def fakes(monkeypatch):
     for cls in (TimeoutBackend, QueriesTimeOutBackend):
-        monkeypatch.setitem(nonocp.backends.BACKENDS, cls.name, f"{__name__}:{cls.__name__}")
+        monkeypatch.setitem(nonocp.engines.BACKENDS, cls.name, f"{__name__}:{cls.__name__}")
 
 
 def test_timeout_everywhere_exits_3(tmp_path, fakes):

@@ -1,4 +1,4 @@
-"""The independent checker (nonocp.verify) against known good and bad grids."""
+"""The independent checker (nonocp.core.verify) against known good and bad grids."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Palette, Puzzle
-from nonocp.verify import runs_of, verify
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Block, Puzzle
+from nonocp.core.verify import runs_of, verify
 from oracle import brute_force
 from strategies import palette_of, puzzles_with_grid
 

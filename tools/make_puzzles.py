@@ -19,9 +19,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Color, Palette
+from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
 from nonocp.formats import dumps
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Color, Meta, Palette, Puzzle, clues_of
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "puzzles"
@@ -273,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     files = all_files()
     counts = recorded_counts()  # without --count, the recorded counts decide where a goal belongs
     if args.count:
-        from nonocp.solve import solve
+        from nonocp.engines.solve import solve
 
         for name, puzzles in files.items():
             for i, p in enumerate(puzzles, 1):

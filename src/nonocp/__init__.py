@@ -1,10 +1,11 @@
 """nonocp: solve, verify and explain nonograms with three independent engines."""
 
-from nonocp.errors import BackendUnavailable, InvalidPuzzleError, NonocpError, ParseError
-from nonocp.grid import Domains, Grid
-from nonocp.puzzle import Block, Clue, Color, Meta, Palette, Puzzle, clues_of
-from nonocp.result import SolveResult, Status
-from nonocp.solve import solve
+from nonocp.core.errors import BackendUnavailable, InvalidPuzzleError, NonocpError, ParseError
+from nonocp.core.grid import Domains, Grid
+from nonocp.core.palette import Color, Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, clues_of
+from nonocp.core.result import SolveResult, Status
+from nonocp.engines.solve import solve
 
 __version__ = "0.1.0"
 

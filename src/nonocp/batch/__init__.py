@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from nonocp.backends import SolveOptions
 from nonocp.batch.collect import PuzzleEntry, collect, puzzle_extensions, puzzle_files, read_entries
 from nonocp.batch.pool import PoolError, run_pool
 from nonocp.batch.records import CSV_FIELDS, CsvStream, Record, read_csv, write_csv, write_json
 from nonocp.batch.summary import EngineSummary, RatioSummary, Summary, summarize, with_ratios
 from nonocp.batch.worker import Outcome, Task
+from nonocp.engines import SolveOptions
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def run_batch(
     """Run every engine on every entry's puzzle (puzzle by puzzle, engines in the order given).
 
     Ctrl-C (KeyboardInterrupt) stops the batch: workers are killed and the outcome holds every row
-    finished so far, with `interrupted` set. Engines are looked up in nonocp.backends.BACKENDS as it is
+    finished so far, with `interrupted` set. Engines are looked up in nonocp.engines.BACKENDS as it is
     in this process (entries added at run time reach the workers too).
     """
     engines = tuple(engines)

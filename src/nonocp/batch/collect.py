@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from nonocp.errors import NonocpError
-from nonocp.puzzle import Puzzle
+from nonocp.core.errors import NonocpError
+from nonocp.core.puzzle import Puzzle
 
 # .txt is how most collections in the wild store puzzles (tournament batches, letter-coded collections,
 # Simpson files), read by content sniffing, so folders always include it beside the registered extensions.

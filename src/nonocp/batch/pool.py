@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from nonocp.backends import BACKENDS
 from nonocp.batch.worker import INIT_FAILED, READY, Outcome, Task, worker_main
-from nonocp.errors import NonocpError
+from nonocp.core.errors import NonocpError
+from nonocp.engines import BACKENDS
 
 # How long a worker may take to start (import nonocp and the engines) before the batch gives up. Generous:
 # on a starved machine (load 30 on 2 cores, nice 10) a start was seen to take over two minutes.

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from nonocp.backends import BACKENDS, SolveOptions, get_backend
-from nonocp.errors import NonocpError
-from nonocp.puzzle import Puzzle
+from nonocp.core.errors import NonocpError
+from nonocp.core.puzzle import Puzzle
+from nonocp.engines import BACKENDS, SolveOptions, get_backend
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _last_frame(e: BaseException) -> str:
 def worker_main(conn: Connection, engines: tuple[str, ...], registry: dict[str, str]) -> None:
     """Entry point of a worker process (spawned or forked from the forkserver).
 
-    `registry` is the parent's entries of nonocp.backends.BACKENDS for `engines`, so that an engine
+    `registry` is the parent's entries of nonocp.engines.BACKENDS for `engines`, so that an engine
     registered at run time in the parent (a plugin, a test double) resolves the same way here.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)

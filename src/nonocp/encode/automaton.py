@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from nonocp.puzzle import Clue
+from nonocp.core.puzzle import Clue
 
 
 @dataclass(frozen=True)

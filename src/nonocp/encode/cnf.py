@@ -21,11 +21,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from nonocp.core.grid import Domains, Grid
+from nonocp.core.puzzle import Clue, Puzzle, line_clue
 from nonocp.encode.cnf_automaton import automaton_template
 from nonocp.encode.cnf_blocks import blocks_template
 from nonocp.encode.cnf_line import LineTemplate
-from nonocp.grid import Domains, Grid
-from nonocp.puzzle import Clue, Puzzle, line_clue
 
 TemplateFn = Callable[[Clue, int], LineTemplate]
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from nonocp.core.puzzle import Clue
 from nonocp.encode.automaton import clue_automaton, live_states
 from nonocp.encode.cnf_line import LineTemplate, LineTemplateBuilder, Lit, neg
-from nonocp.puzzle import Clue
 
 
 @lru_cache(maxsize=8192)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from nonocp.core.puzzle import Clue
 from nonocp.encode.cnf_line import LineTemplate, LineTemplateBuilder, Lit, neg
-from nonocp.puzzle import Clue
 
 
 def start_ranges(clue: Clue, length: int) -> list[tuple[int, int]]:

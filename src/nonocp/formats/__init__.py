@@ -21,10 +21,10 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from nonocp.errors import NonocpError, ParseError
+from nonocp.core.errors import NonocpError, ParseError
+from nonocp.core.puzzle import Puzzle
 from nonocp.formats import gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml
 from nonocp.formats._common import check_text, decode, read_bytes
-from nonocp.puzzle import Puzzle
 
 Reader = Callable[[str, str], list[Puzzle]]
 Writer = Callable[[Puzzle], str]

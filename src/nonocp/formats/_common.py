@@ -11,9 +11,10 @@ import os
 import re
 from collections.abc import Sequence
 
-from nonocp.errors import InvalidPuzzleError, ParseError
-from nonocp.grid import Grid
-from nonocp.puzzle import BLACK, WHITE, Block, Clue, Color, Meta, Palette, Puzzle, min_length
+from nonocp.core.errors import InvalidPuzzleError, ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import BLACK, WHITE, Color, Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, min_length
 
 # Limits: generous for real puzzles (the largest corpus puzzle is 512x512), small enough that a
 # hostile file cannot make us allocate gigabytes.

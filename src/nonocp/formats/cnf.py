@@ -8,8 +8,8 @@ back as a puzzle (the clues are not recoverable in general), hence no reader.
 
 from __future__ import annotations
 
+from nonocp.core.puzzle import Puzzle
 from nonocp.encode.cnf import DEFAULT_ENCODING, encode_puzzle, to_dimacs
-from nonocp.puzzle import Puzzle
 
 
 def puzzle_to_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING) -> str:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.palette import BLACK, WHITE, Color, Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
 from nonocp.formats._common import (
     build_puzzle,
     check_clue,
@@ -27,7 +29,6 @@ from nonocp.formats._common import (
     number_clue,
     to_int,
 )
-from nonocp.puzzle import BLACK, WHITE, Block, Clue, Color, Meta, Palette, Puzzle
 
 # A few X11 rgb.txt names (enough for the files seen in the wild; others get a default colour).
 X11 = {

@@ -26,7 +26,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
 from nonocp.formats._common import (
     MAX_COLORS,
     MAX_SIDE,
@@ -36,8 +39,6 @@ from nonocp.formats._common import (
     make_palette,
     normalise_rgb,
 )
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Clue, Meta, Palette, Puzzle
 
 SCHEMA = "nonocp-puzzle"
 VERSION = 1

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
 from nonocp.formats._common import MAX_SIDE, build_puzzle, check_clues, check_size
-from nonocp.puzzle import Block, Clue, Meta, Palette, Puzzle
 
 _TOKENS = re.compile(r"^[@A-Z\[-\uffff ]+$")
 

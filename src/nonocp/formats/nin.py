@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Meta, Puzzle
 from nonocp.formats._common import build_puzzle, check_clues, check_size, number_clue, to_int
-from nonocp.puzzle import Meta, Palette, Puzzle
 
 _SIZE = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
 _CLUE_LINE = re.compile(r"^[\d\s]*$")

@@ -26,7 +26,10 @@ import html
 import re
 from collections.abc import Sequence
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import BLACK, Color, Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
 from nonocp.formats._common import (
     MAX_CELLS,
     build_puzzle,
@@ -39,8 +42,6 @@ from nonocp.formats._common import (
     quoted_value,
     to_int,
 )
-from nonocp.grid import Grid
-from nonocp.puzzle import BLACK, Block, Clue, Color, Meta, Palette, Puzzle
 
 _STRING_KEYS = {"catalogue": "source", "catalog": "source", "title": "title", "by": "author",
                 "author": "author", "copyright": "copyright", "license": "license", "licence": "license"}

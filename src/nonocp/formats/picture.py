@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Meta, Puzzle, clues_of
 from nonocp.formats._common import build_puzzle, check_size, to_int
-from nonocp.grid import Grid
-from nonocp.puzzle import Meta, Palette, Puzzle, clues_of
 
 _ROW = re.compile(r"[.#X]+|[01]+")
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Meta, Puzzle
 from nonocp.formats._common import build_puzzle, check_clues, check_size, number_clue, to_int
-from nonocp.grid import Grid
-from nonocp.puzzle import Meta, Palette, Puzzle
 
 _MAGIC = re.compile(r"^\s*MK\s+Version\s+\S+", re.IGNORECASE)
 

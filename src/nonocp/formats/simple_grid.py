@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Meta, Puzzle
 from nonocp.formats._common import MAX_SIDE, build_puzzle, check_clues, check_size, number_clue
-from nonocp.puzzle import Meta, Palette, Puzzle
 
 _CLUE = re.compile(r"^\[([\d\s,]*)\]$")
 

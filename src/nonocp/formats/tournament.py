@@ -19,7 +19,10 @@ from __future__ import annotations
 import os
 import re
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Meta, Puzzle, clues_of
 from nonocp.formats._common import (
     MAX_SIDE,
     check_size,
@@ -27,8 +30,6 @@ from nonocp.formats._common import (
     number_clue_need,
     read_text,
 )
-from nonocp.grid import Grid
-from nonocp.puzzle import Meta, Palette, Puzzle, clues_of
 
 _HEADER = re.compile(r"^\$(\d+)\s*$")
 _SOLUTION_ROW = re.compile(r"^[01](?:[\t ,]*[01])*\s*$")

@@ -23,7 +23,10 @@ from xml.sax.saxutils import escape, quoteattr
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from nonocp.errors import ParseError
+from nonocp.core.errors import ParseError
+from nonocp.core.grid import Grid
+from nonocp.core.palette import Color, Palette
+from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
 from nonocp.formats._common import (
     MAX_CELLS,
     MAX_COLORS,
@@ -34,8 +37,6 @@ from nonocp.formats._common import (
     normalise_rgb,
     to_int,
 )
-from nonocp.grid import Grid
-from nonocp.puzzle import Block, Clue, Color, Meta, Palette, Puzzle
 
 _LICENSE_NOTE = re.compile(r"^\s*licen[cs]e:\s*(.*)$", re.IGNORECASE | re.DOTALL)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from nonocp.puzzle import Block, Clue, Palette
+from nonocp.core.palette import Palette
+from nonocp.core.puzzle import Block, Clue
 
 # Cells flagged by the caller (row, column), e.g. the cells a backbone view leaves undecided.
 Marked = Collection[tuple[int, int]]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nonocp.grid import Grid
-from nonocp.puzzle import Puzzle
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
 
 INK = "#000000"

@@ -7,8 +7,8 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
-from nonocp.grid import Grid
-from nonocp.puzzle import Puzzle
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
 from nonocp.render.geometry import PAPER, font_size, picture
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from nonocp.grid import Grid
-from nonocp.puzzle import Puzzle
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
 from nonocp.render.geometry import PAPER, font_size, picture
 

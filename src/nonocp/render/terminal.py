@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from nonocp.grid import Grid
-from nonocp.puzzle import Puzzle
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
 from nonocp.render.text import layout
 

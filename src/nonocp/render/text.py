@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nonocp.grid import Grid
-from nonocp.puzzle import Puzzle
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, clue_tokens
 
 UNKNOWN_CELL = " "

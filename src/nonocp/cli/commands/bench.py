@@ -1,0 +1,278 @@
+"""`nonocp bench PATH...`: solve many puzzles with one or more engines, with a progress bar and reports.
+
+The work itself (collecting puzzles, the worker pool, records, summaries) is nonocp.batch; this module
+only turns options into a batch, draws the progress bar and the tables, and writes CSV/JSON.
+
+Exit codes: 0 when the batch ran (timeouts and unreadable files are results, not failures), 2 on usage
+errors (unknown engine, missing path), 4 when engines disagree on a verdict, 130 when interrupted
+(after writing the partial reports).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from contextlib import nullcontext
+from typing import Annotated, Any
+
+import typer
+
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, fail, guarded
+
+# With several engines and at most this many puzzles, the per-puzzle comparison is printed as a table
+# (it is always in the JSON report and, as the `ratio` column, in the CSV).
+PER_PUZZLE_TABLE_LIMIT = 40
+
+
+def _engine_names(specs: list[str] | None) -> tuple[str, ...]:
+    from nonocp.core.errors import BackendUnavailable
+    from nonocp.engines import DEFAULT_BACKEND, get_backend
+
+    given = [n.strip() for spec in (specs or [DEFAULT_BACKEND]) for n in spec.split(",")]
+    names = tuple(dict.fromkeys(n for n in given if n))
+    if not names:
+        fail("--backend: give at least one engine name", EXIT_BAD_INPUT)
+    for n in names:
+        try:
+            get_backend(n)  # unknown or not installed: say so now, not once per puzzle
+        except BackendUnavailable as e:
+            fail(f"--backend: {e}", EXIT_BAD_INPUT)
+    return names
+
+
+class _Progress:
+    """The rich progress bar (on stderr) with running counts; fed one record at a time."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.counts = {"solved": 0, "timeout": 0, "failed": 0}
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("[bold]bench[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[counts]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=not enabled,
+        )
+        self.task = self.progress.add_task("bench", total=total, counts=self._text())
+
+    def _text(self) -> str:
+        c = self.counts
+        return f"[green]{c['solved']} solved[/] [yellow]{c['timeout']} timed out[/] [red]{c['failed']} failed[/]"
+
+    def __enter__(self) -> _Progress:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.progress.__exit__(*exc)
+
+    def add(self, record: Any) -> None:
+        key = "solved" if record.answered else "timeout" if record.verdict == "timeout" else "failed"
+        self.counts[key] += 1
+        self.progress.update(self.task, advance=1, counts=self._text())
+
+
+def _fmt(x: float | None, spec: str = ".3f") -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def _summary_table(summary: Any, wall: float) -> Any:
+    from rich import box
+    from rich.table import Table
+
+    t = Table(
+        title=f"per engine (seconds; wall time {wall:.1f} s)", title_justify="left", box=box.SIMPLE_HEAD,
+        padding=(0, 1, 0, 0), show_edge=False,
+    )
+    t.add_column("engine", no_wrap=True)
+    for name in ("runs", "solved", "unique", "multiple", "none", "timeout", "error", "total", "median"):
+        t.add_column(name, justify="right", no_wrap=True)
+    for e in summary.engines:
+        t.add_row(
+            e.engine, str(e.runs), str(e.solved), str(e.unique), str(e.multiple), str(e.none),
+            f"[yellow]{e.timeouts}[/]" if e.timeouts else "0", f"[red]{e.errors}[/]" if e.errors else "0",
+            f"{e.total_seconds:.2f}", _fmt(e.median_seconds),
+        )
+    return t
+
+
+def _ratio_table(summary: Any) -> Any:
+    from rich import box
+    from rich.table import Table
+
+    base = summary.ratios[0].baseline
+    t = Table(title=f"time / time of {base}, per puzzle both answered", title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("engine", "puzzles", "median", "geo. mean", f"faster than {base}"):
+        t.add_column(name, justify="left" if name == "engine" else "right", no_wrap=True)
+    for r in summary.ratios:
+        t.add_row(r.engine, str(r.compared), _fmt(r.median, ".3g"), _fmt(r.geometric_mean, ".3g"), str(r.faster))
+    return t
+
+
+def _per_puzzle_table(records: Any, engines: tuple[str, ...]) -> Any:
+    from rich import box
+    from rich.table import Table
+
+    from nonocp.batch.summary import by_puzzle
+
+    t = Table(title="per puzzle", title_justify="left", box=box.SIMPLE_HEAD)
+    t.add_column("puzzle", overflow="fold")
+    for e in engines:
+        t.add_column(e, justify="right")
+    t.add_column("agree")
+    for (file, index), runs in by_puzzle(records).items():
+        cells = []
+        for e in engines:
+            r = runs.get(e)
+            if r is None:
+                cells.append("-")
+            else:
+                ratio = f" x{r.ratio:.2g}" if r.ratio is not None and e != engines[0] else ""
+                cells.append(f"{r.verdict} {_fmt(r.seconds, '.2f')}s{ratio}")
+        answered = [r.verdict for r in runs.values() if r.answered]
+        agree = "-" if len(answered) < 2 else "yes" if len(set(answered)) == 1 else "[red]NO[/]"
+        name = file.rsplit("/", 1)[-1] + (f" #{index}" if index > 1 else "")
+        t.add_row(name, *cells, agree)
+    return t
+
+
+def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -> dict[str, Any]:
+    import nonocp
+    from nonocp.batch.summary import by_puzzle
+
+    comparisons = []
+    if len(outcome.engines) > 1:
+        for (file, index), runs in by_puzzle(outcome.records).items():
+            answered = {e: r.verdict for e, r in runs.items() if r.answered}
+            comparisons.append({
+                "file": file,
+                "index": index,
+                "verdicts": {e: r.verdict for e, r in runs.items()},
+                "seconds": {e: r.seconds for e, r in runs.items()},
+                "ratios": {e: r.ratio for e, r in runs.items() if r.ratio is not None},
+                "agree": None if len(answered) < 2 else len(set(answered.values())) == 1,
+            })
+    return {
+        "nonocp": nonocp.__version__,
+        "paths": paths,
+        "engines": list(outcome.engines),
+        "options": {
+            "jobs": options.jobs, "timeout": options.timeout, "hard_limit": options.hard_limit,
+            "max_solutions": options.max_solutions, "engine_workers": options.engine_workers,
+        },
+        "interrupted": outcome.interrupted,
+        "aborted": outcome.aborted,
+        "wall_seconds": outcome.wall_seconds,
+        "planned_rows": outcome.planned,
+        "summary": summary.to_json(),
+        "comparisons": comparisons,
+        "runs": [r.to_json() for r in outcome.records],
+    }
+
+
+HELP = (
+    "Solve many puzzles with one or more engines: progress bar, summary per engine, CSV/JSON reports.\n\n"
+    "Every puzzle runs in a worker process (also with --jobs 1), so that a puzzle overrunning --timeout is "
+    "stopped hard: the engine gets the time limit, and its worker is killed at timeout + 1 s + 10 %. "
+    "Ctrl-C stops the batch and still writes every finished row. Exit 4 when engines disagree."
+)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bench", help=HELP)
+    def bench(
+        paths: Annotated[list[str], typer.Argument(help="puzzle files, bundles or folders (walked recursively)")],
+        backend: Annotated[
+            list[str] | None,
+            typer.Option("--backend", "-b", help="engines to run, comma-separated or repeated (default: native)"),
+        ] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,
+        timeout: Annotated[
+            float, typer.Option("--timeout", "-t", min=0, help="seconds per puzzle and engine; 0 = no limit")
+        ] = 60.0,
+        max_solutions: Annotated[
+            int, typer.Option("--max-solutions", "-n", min=1, help="solutions to look for (2 tells unique)")
+        ] = 2,
+        csv_path: Annotated[str | None, typer.Option("--csv", help="write one row per puzzle and engine")] = None,
+        json_path: Annotated[str | None, typer.Option("--json", help="write rows, summary and comparisons")] = None,
+        fmt: Annotated[
+            str | None, typer.Option("--from", help="input format (default: by extension, then content)")
+        ] = None,
+        limit: Annotated[
+            int | None, typer.Option("--limit", min=1, help="only the first N puzzles found (e.g. a slice of a set)")
+        ] = None,
+        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show the progress bar")] = True,
+    ) -> None:
+        """Solve many puzzles with one or more engines (see HELP)."""
+        from rich.console import Console
+
+        from nonocp.batch import BatchOptions, CsvStream, collect, planned_rows, run_batch, write_json
+
+        with guarded():  # usage errors, unwritable report files, workers that cannot start: one line, exit 2
+            engines = _engine_names(backend)
+            with Console(stderr=True).status("reading puzzles ...", spinner="dots") if progress else nullcontext():
+                entries = collect(paths, fmt, limit=limit)
+            if not entries:
+                fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
+            options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
+            stream = CsvStream(csv_path) if csv_path else None
+
+            def on_record(record: Any) -> None:
+                bar.add(record)
+                if stream is not None:
+                    stream.add(record)
+
+            with _Progress(planned_rows(entries, engines), progress) as bar:
+                outcome = run_batch(entries, engines, options, on_record=on_record)
+            summary = outcome.summary()
+            # Reports first: they are what an interrupted user wants kept.
+            if stream is not None:
+                stream.finish(outcome.records)
+            if json_path:
+                write_json(json_path, _json_document(outcome, summary, options, paths))
+        # Piped or redirected output gets wide tables rather than truncated columns.
+        _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
+        if outcome.interrupted:
+            done = sum(1 for r in outcome.records if r.engine)
+            why = outcome.aborted or "interrupted"
+            print(f"nonocp: {why}; {done} finished runs kept", file=sys.stderr)
+            raise typer.Exit(EXIT_BAD_INPUT if outcome.aborted else EXIT_INTERRUPTED)
+        if summary.disagreements:
+            raise typer.Exit(EXIT_DISAGREE)
+
+
+def _print_report(console: Any, outcome: Any, summary: Any) -> None:
+    console.print(_summary_table(summary, outcome.wall_seconds))
+    if summary.ratios:
+        console.print(_ratio_table(summary))
+        if summary.puzzles <= PER_PUZZLE_TABLE_LIMIT:
+            console.print(_per_puzzle_table(outcome.records, outcome.engines))
+        agreement = f"agreement: {summary.agreed} of {summary.compared} puzzles answered by several engines"
+        console.print(agreement if not summary.disagreements else f"[bold red]{agreement}[/]")
+        for d in summary.disagreements:
+            verdicts = ", ".join(f"{e} {v}" for e, v in d.verdicts.items())
+            console.print(f"  [red]DISAGREE[/] {d.file} (puzzle {d.index}): {verdicts}")
+    if summary.input_errors:
+        console.print(f"[red]{summary.input_errors} unreadable files or invalid puzzles[/]:")
+        for r in [r for r in outcome.records if not r.engine][:10]:
+            console.print(f"  {r.error}", markup=False, highlight=False)
+        if summary.input_errors > 10:
+            console.print("  ... (every one is a row in the CSV/JSON report)")
+    timeouts = sorted((r.seconds or 0 for r in outcome.records if r.verdict == "timeout"), reverse=True)
+    if timeouts:
+        console.print(f"{len(timeouts)} runs timed out (median {statistics.median(timeouts):.1f} s used)")

@@ -1,0 +1,165 @@
+"""`nonocp check PUZZLE...`: run every independent engine on each puzzle and compare what they say.
+
+Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 3 when on some
+puzzle every engine ran out of time (nothing was checked: "agree" would be vacuous), 0 otherwise. A
+timeout next to a verdict is shown but is not a disagreement; each puzzle's title says whether its
+verdict was cross-checked (two or more engines reached it), proven (`multiple` backed by two distinct
+grids that passed the independent check, whichever engines found them) or reached by one engine only.
+The comparison rules live in nonocp.analysis.crosscheck.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_TIMEOUT, fail, guarded, load_puzzles
+
+FORMATS = ("text", "json")
+
+
+def _engine_names(spec: str | None) -> tuple[str, ...]:
+    from nonocp.engines import BACKENDS, INDEPENDENT
+
+    if not spec:
+        return INDEPENDENT
+    names = tuple(dict.fromkeys(n.strip() for n in spec.split(",") if n.strip()))
+    if not names:
+        fail("--backends: give at least one engine name", EXIT_BAD_INPUT)
+    for n in names:
+        if n.partition(":")[0] not in BACKENDS:
+            fail(f"--backends: unknown engine {n!r}; choose from {', '.join(BACKENDS)}", EXIT_BAD_INPUT)
+    return names
+
+
+def _label(path: str, index: int, count: int, title: str) -> str:
+    where = path if count == 1 else f"{path} (puzzle {index})"
+    return f"{where} [{title}]" if title else where
+
+
+def _summary(check) -> str:
+    """The table's title after the puzzle's name: whether the verdict was checked, and by how many."""
+    if not check.agree:
+        return "[bold red]DISAGREE[/]"
+    if check.deciders >= 2:
+        return f"[green]agree[/] ({check.verdict}, cross-checked by {check.deciders} engines)"
+    if check.proven_multiple:
+        return ("[green]multiple[/], proven: two distinct solutions passed the independent check "
+                f"(engines with a verdict: {check.deciders})")
+    if check.deciders == 1:
+        return f"[yellow]{check.verdict} by one engine only[/] (not cross-checked: the others ran out of time)"
+    return "[yellow]no verdict[/]: every engine ran out of time"
+
+
+def _json_of(check) -> dict:
+    return {
+        "puzzle": check.puzzle,
+        "agree": check.agree,
+        "deciders": check.deciders,
+        "proven_multiple": check.proven_multiple,
+        "verdict": check.verdict,
+        "solutions": check.solution_count,
+        "engines": [
+            {
+                "engine": r.engine,
+                "status": r.status,
+                "seconds": round(r.seconds, 4),
+                "solutions": len(r.solutions),
+                "exhausted": r.exhausted,
+                "solutions_ok": r.solutions_ok,
+                "message": r.message,
+            }
+            for r in check.runs
+        ],
+        "disagreements": [
+            {"kind": d.kind, "engines": list(d.engines), "detail": d.detail} for d in check.disagreements
+        ],
+    }
+
+
+def _print_table(console, check) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    # names and messages come from files and exceptions: escape them, "[Political]" is not a style
+    title = f"{escape(check.puzzle)}: " + _summary(check)
+    table = Table(title=title, title_justify="left")
+    table.add_column("engine")
+    table.add_column("verdict")
+    table.add_column("seconds", justify="right")
+    table.add_column("solutions", justify="right")
+    table.add_column("solutions ok")
+    table.add_column("note", overflow="fold")
+    for r in check.runs:
+        ok = "-" if not r.solutions else ("yes" if r.solutions_ok else "[red]NO[/]")
+        seconds = f"{r.seconds:.3f}" if r.ran else "-"
+        note = r.message if len(r.message) <= 60 else r.message[:59] + "…"  # full text in --format json
+        table.add_row(escape(r.engine), r.status, seconds, str(len(r.solutions)) if r.ran else "-", ok, escape(note))
+    console.print(table)
+    for d in check.disagreements:
+        console.print(f"  [red]{escape(str(d))}[/]")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check")
+    def check_command(
+        puzzles: Annotated[list[str], typer.Argument(help="Puzzle files (bundles hold several puzzles).")],
+        backends: Annotated[
+            str | None, typer.Option("--backends", help="Comma-separated engines (default: every independent one).")
+        ] = None,
+        timeout: Annotated[
+            float | None, typer.Option("--timeout", min=0.0, help="Seconds per engine per puzzle.")
+        ] = None,
+        max_solutions: Annotated[
+            int, typer.Option("--max-solutions", min=2, help="Solutions each engine looks for (>= 2).")
+        ] = 2,
+        all_solutions: Annotated[
+            bool, typer.Option("--all", help="Enumerate every solution; the engines must then list the same ones.")
+        ] = False,
+        fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        input_format: Annotated[str | None, typer.Option("--from", help="Input format (default: detect).")] = None,
+    ) -> None:
+        """Run every engine on each puzzle, compare verdicts and solutions (exit 4: they disagree; 3: none decided)."""
+        from nonocp.analysis.crosscheck import crosscheck
+
+        if fmt not in FORMATS:
+            fail(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}", EXIT_BAD_INPUT)
+        engines = _engine_names(backends)
+        limit = None if all_solutions else max_solutions
+        with guarded():
+            # read everything first: a bad file is reported before any engine runs
+            loaded = [(path, load_puzzles(path, input_format)) for path in puzzles]
+            checks = []
+            console = None
+            if fmt == "text":
+                from rich.console import Console
+
+                console = Console()
+            for path, items in loaded:
+                for i, puzzle in enumerate(items, 1):
+                    label = _label(path, i, len(items), puzzle.title)
+                    result = crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit)
+                    if not any(r.ran for r in result.runs):
+                        reasons = "; ".join(r.message for r in result.runs)
+                        fail(f"no engine could run: {reasons}", EXIT_BAD_INPUT)
+                    checks.append(result)
+                    if console is not None:
+                        _print_table(console, result)
+
+        if fmt == "json":
+            doc = {"agree": all(c.agree for c in checks), "puzzles": [_json_of(c) for c in checks]}
+            print(json.dumps(doc, indent=2))
+        bad = [c for c in checks if not c.agree]
+        for c in bad:
+            kinds = ", ".join(sorted({d.kind for d in c.disagreements}))
+            print(f"nonocp: {c.puzzle}: engines {', '.join(c.culprits)} disagree ({kinds})", file=sys.stderr)
+        if bad:
+            raise typer.Exit(EXIT_DISAGREE)
+        undecided = [c for c in checks if c.verdict == "timeout"]  # no verdict, and no two grids proving one
+        for c in undecided:
+            print(f"nonocp: {c.puzzle}: no engine reached a verdict in time", file=sys.stderr)
+        if undecided:
+            raise typer.Exit(EXIT_TIMEOUT)

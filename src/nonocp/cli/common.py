@@ -1,0 +1,144 @@
+"""What every subcommand shares: exit codes, error reporting, reading puzzle files."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import NoReturn, TypeVar
+
+import typer
+
+from nonocp.core.errors import NonocpError
+
+# Exit codes (DESIGN.md: a contract that scripts rely on)
+EXIT_SOLVED = 0
+EXIT_NO_SOLUTION = 1
+EXIT_BAD_INPUT = 2
+EXIT_TIMEOUT = 3
+EXIT_DISAGREE = 4
+EXIT_INTERRUPTED = 130
+
+T = TypeVar("T")
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print one line to stderr and exit. Never a traceback."""
+    first = " ".join(str(message).split("\n")[0].split())  # one line, whatever the message held
+    print(f"nonocp: {first}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """Turn nonocp's errors (and the usual OS errors on user files) into a one-line message and exit 2."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except NonocpError as e:
+        fail(str(e))
+    except (OSError, UnicodeError) as e:
+        name = getattr(e, "filename", None)
+        reason = getattr(e, "strerror", None) or str(e)
+        fail(f"{name}: {reason}" if name else reason)
+    except RecursionError:
+        fail("input is nested too deeply")
+    except MemoryError:
+        fail("input is too large to hold in memory")
+    except KeyboardInterrupt:
+        print("nonocp: interrupted", file=sys.stderr)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def load_puzzles(path: str, fmt: str | None = None):
+    """Every puzzle in `path` (a bundle may hold many), validated. Raises NonocpError on bad input.
+
+    Puzzles whose colour totals differ are kept: they are well-formed and their answer is `none`
+    (Puzzle.count_mismatch; solve() answers without an engine).
+    """
+    from nonocp.core.errors import InvalidPuzzleError
+    from nonocp.formats import load
+
+    puzzles = load(path, fmt)
+    for i, p in enumerate(puzzles, 1):
+        try:
+            p.validate()
+        except InvalidPuzzleError as e:
+            where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
+            raise InvalidPuzzleError(f"{where}: {e}") from None
+    return puzzles
+
+
+def call_guarded(fn: Callable[[], T]) -> T:
+    with guarded():
+        return fn()
+
+
+# --- output ---------------------------------------------------------------------------------------
+
+
+def stdout_is_terminal() -> bool:
+    """True when a person is reading stdout (colour pictures); False for pipes, files and tests."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def terminal_console():
+    """A rich Console on stdout (rich is imported only by the commands that paint)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def same_file(a: str, b: str) -> bool:
+    """True when the two paths name one file (the same path, a link to it, or a hard link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): compare where they would point
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> None:
+    """Write `data` to `path` atomically (a temp file beside it, then a rename), so a reader never sees
+    half a file and a failure leaves the old file intact. Refuses (exit 2) to overwrite any of `inputs`."""
+    for src in inputs:
+        if same_file(path, src):
+            fail(f"{path}: refusing to overwrite the input file; choose another output")
+    if os.path.isdir(path):
+        fail(f"{path}: is a directory; give a file name")
+    directory = os.path.dirname(os.path.abspath(path))
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+        if os.path.exists(path):  # keep the permissions of the file we replace
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def choose(value: str | None, allowed: Sequence[str], option: str) -> str | None:
+    """`value` lower-cased if it is one of `allowed` (None passes), else a one-line usage error."""
+    if value is None:
+        return None
+    v = value.lower()
+    if v not in allowed:
+        fail(f"{option}: {value!r} is not one of {', '.join(allowed)}")
+    return v

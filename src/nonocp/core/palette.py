@@ -1,0 +1,69 @@
+"""Colours and palettes: what a cell can be painted with (index 0 is the background)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nonocp.core.errors import InvalidPuzzleError
+
+_HEX = re.compile(r"^#[0-9a-f]{6}$")
+
+
+@dataclass(frozen=True)
+class Color:
+    """One colour: a name, its `#rrggbb` value and the one-character symbol used in files and goals."""
+
+    name: str
+    rgb: str
+    symbol: str
+
+    def __post_init__(self) -> None:
+        if not _HEX.match(self.rgb):
+            raise InvalidPuzzleError(f"colour {self.name!r}: {self.rgb!r} is not #rrggbb")
+        if len(self.symbol) != 1 or self.symbol.isspace():
+            raise InvalidPuzzleError(f"colour {self.name!r}: symbol {self.symbol!r} must be one visible character")
+
+
+WHITE = Color("white", "#ffffff", "0")
+BLACK = Color("black", "#000000", "1")
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of a puzzle. Index 0 is the background; blocks use indices 1..n-1."""
+
+    colors: tuple[Color, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.colors) < 2:
+            raise InvalidPuzzleError("a palette needs a background and at least one colour")
+        symbols = [c.symbol for c in self.colors]
+        if len(set(symbols)) != len(symbols):
+            raise InvalidPuzzleError(f"palette repeats a symbol: {''.join(symbols)}")
+
+    @staticmethod
+    def black_and_white() -> Palette:
+        return Palette((WHITE, BLACK))
+
+    def __len__(self) -> int:
+        return len(self.colors)
+
+    def __getitem__(self, index: int) -> Color:
+        return self.colors[index]
+
+    @property
+    def is_black_and_white(self) -> bool:
+        return len(self.colors) == 2
+
+    def index_of_symbol(self, symbol: str) -> int:
+        for i, c in enumerate(self.colors):
+            if c.symbol == symbol:
+                return i
+        raise KeyError(symbol)
+
+    def index_of_name(self, name: str) -> int:
+        for i, c in enumerate(self.colors):
+            if c.name == name:
+                return i
+        raise KeyError(name)

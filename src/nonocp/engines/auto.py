@@ -1,0 +1,228 @@
+"""The hybrid engine `auto`: native line propagation first (probing too, with `extra={"probe": True}`),
+SAT for what it leaves open.
+
+1. `nonocp.engines.native.propagate_and_probe` narrows every cell to the colours line logic (and, when
+   asked, probing) allow (sound: only impossible colours are removed). A contradiction proves there is no
+   solution; a fully decided grid is the only candidate, checked against the clues.
+2. Otherwise the sat engine solves the puzzle with every narrowed cell passed as `SolveOptions.fixed`:
+   decided cells become constants, lines whose cells are all decided drop out of the CNF, and the
+   blocking-clause loop counts solutions as usual (exhaustive: the cells fixed by step 1 hold in every
+   solution, so the count is the puzzle's count).
+
+Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
+more than solving it; SAT search finishes the hard ones that probing + DFS cannot. With `proof_dir` the
+DRAT proof certifies the SAT step only (relative to the cells native fixed).
+
+The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
+
+3. The race (`extra={"race": True}`, the default when two cores are free): step 2 runs in a forked child;
+   if it has not answered after RACE_DELAY seconds, a second child starts RACE_PARTNER (Kissat) on the whole
+   puzzle. The first to answer wins and the other is killed. Solutions found by either count together: two
+   distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
+   everywhere on the survey set (session 8). CaDiCaL after native propagation meets the picture targets but
+   finds no solution of Knotty, Faase or Meow in 300 s; Kissat on the whole formula finds them in 120-195 s
+   (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
+   but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
+   runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
+   members would write the same files), and when the variant is the partner itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from nonocp.core.errors import BackendUnavailable, NonocpError
+from nonocp.core.grid import Domains, Grid
+from nonocp.core.puzzle import Puzzle
+from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.engines.contract import SolveOptions
+from nonocp.engines.forked import fork_available, race_in_children
+from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
+
+# Probing before SAT is off by default. Measured in session 6 (`benchmarks/bench_sat.py --backends
+# auto,auto+probe --timeout 60`, the 31 survey puzzles, one run on a loaded machine; benchmarks/README.md):
+# without probing 5 timeouts and 246 CPU s, with probing 7 timeouts (Nature and Marley too) and 267 CPU s.
+# Probing won on some puzzles (M&M, Smoke, Thing, Center) and lost on others (Forever, Petro, Tragic, DiCap).
+# `extra={"probe": True}` turns it on.
+DEFAULT_PROBE = False
+# The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
+# formula, because Kissat's first solution is that fragile: Faase took 131-135 s on it and more than 200 s with
+# native's cells fixed (session 8, one run each).
+RACE_PARTNER = "kissat404"
+# Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
+# (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
+# Measured on the survey set (session 9, 2 cores, partner at once): Gettys 14.7 s in the race against 11.7 s
+# alone, Marley 1.41 against 1.07; the race won Nature (0.73 against 1.80: Kissat found a second grid first)
+# and lost nothing on Knotty, Faase or Meow. After this delay only puzzles that CaDiCaL has not answered in
+# 15 s pay for the second core; every survey puzzle that it decides at all, it decides within that.
+RACE_DELAY = 15.0
+
+
+class AutoBackend:
+    name = "auto"
+    # its own probing switch, and the sat engine's options (passed on to the SAT stage)
+    OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
+
+    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+        self.sat = SatBackend(variant)
+
+    def available(self) -> bool:
+        return self.sat.available()
+
+    def version(self) -> str:
+        return f"native line propagation, then {self.sat.version()}"
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        from nonocp.engines.native import Timeout, propagate_and_probe
+
+        start = time.monotonic()
+        deadline = options.deadline(start)
+        limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
+        probe = options.extra.get("probe", DEFAULT_PROBE)
+        try:
+            masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
+                                                                     probe=probe)
+        except Timeout:
+            return self._result(status_of(0, False, limit, True), (), False, start, {"phase": "native"})
+        stats = {f"native_{k}": v for k, v in native_stats.items()}
+        if contradiction:
+            stats["phase"] = "native"
+            return self._result(status_of(0, True, limit), (), True, start, stats)
+
+        k = len(puzzle.palette)
+        domains = Domains(puzzle.width, puzzle.height, k, masks)
+        stats["open_cells_after_native"] = domains.unknown_count()
+        if domains.is_solved():
+            grid = domains.to_grid()
+            solutions = (grid,) if puzzle.is_solution(grid) else ()
+            stats["phase"] = "native"
+            return self._result(status_of(len(solutions), True, limit), solutions, True, start, stats)
+
+        full = (1 << k) - 1
+        w = puzzle.width
+        fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
+        partner = self._race_partner(options)
+        if partner is None:
+            result = self.sat.solve(puzzle, sat_options)
+        else:
+            # The first member runs exactly as without the race (the same options, so the same search path);
+            # the partner's time limit starts when it does. The race kills both at the deadline anyway (the
+            # partner cannot stop itself), and every solution is sent back as it is found.
+            late = None if remaining is None else max(0.0, remaining - RACE_DELAY)
+            members = [_Member(self.sat, sat_options, 0.0),
+                       # the caller's own `fixed` only: the whole puzzle
+                       _Member(partner, dataclasses.replace(options, time_limit=late), RACE_DELAY)]
+            result = _race(puzzle, members, limit, deadline, options.progress)
+            stats["race"] = [f"{self.sat.solver_name} after native", f"{partner.solver_name} on the whole puzzle"]
+        stats.update(result.stats)
+        stats["phase"] = "sat"
+        return dataclasses.replace(
+            result, backend=f"{self.name}:{self.sat.solver_name}", seconds=time.monotonic() - start, stats=stats
+        )
+
+    def _race_partner(self, options: SolveOptions) -> SatBackend | None:
+        """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
+        wanted = options.extra.get("race")
+        if wanted is None:  # the default: race when a second core is there for it, unless told one worker
+            wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
+        if not wanted or not fork_available() or options.extra.get("proof_dir"):
+            return None
+        if options.time_limit is not None and options.time_limit <= RACE_DELAY:
+            return None  # the partner would never start
+        if self.sat.solver_name == RACE_PARTNER:
+            return None
+        try:
+            return SatBackend(RACE_PARTNER)
+        except BackendUnavailable:  # a python-sat without Kissat: the race needs it
+            return None
+
+    def _result(self, status, solutions, exhausted, start, stats) -> SolveResult:
+        return SolveResult(
+            status=status,
+            solutions=tuple(solutions),
+            exhausted=exhausted,
+            backend=f"{self.name}:{self.sat.solver_name}",
+            seconds=time.monotonic() - start,
+            stats=stats,
+        )
+
+
+def _free_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class _Member(NamedTuple):
+    """One member of the race: an engine (with `search` and `solver_name`, as SatBackend), its options, and
+    how many seconds it waits before it starts."""
+
+    backend: Any
+    options: SolveOptions
+    start_after: float
+
+
+def _race(
+    puzzle: Puzzle,
+    members: list[_Member],
+    limit: int | None,
+    deadline: float | None,
+    progress: Callable[[dict[str, Any]], None] | None,
+) -> SolveResult:
+    """Each member's search in its own child (nonocp.engines.forked.race_in_children); the first answer wins. Every grid
+    a member finds is a solution of the puzzle, so the distinct grids of all members count together, and
+    `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
+    At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
+    timeout with the solutions found by then."""
+    start = time.monotonic()
+    kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
+    found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first
+
+    def on_message(member: int, grid: Grid) -> bool:
+        if grid not in found:
+            found[grid] = member
+            if progress is not None:
+                progress({"solutions": len(found)})
+        # Enough grids end the race only when they come from more than one member: a member that found them
+        # all is about to answer by itself, with its statistics (conflicts, encoding sizes) in the result.
+        return limit is not None and len(found) >= limit and len(set(found.values())) > 1
+
+    def member_search(member: _Member):
+        def search(send):
+            time.sleep(member.start_after)  # in the child: asleep, it takes no core
+            return member.backend.search(puzzle, member.options, on_solution=lambda grid, n: send(grid))
+
+        return search
+
+    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message)
+    names = [m.backend.solver_name for m in members]
+    if winner is not None and result.status is Status.TIMEOUT:
+        winner = None  # a member that stopped itself at the deadline: the answer is what all found by then
+    if winner is not None:
+        if result.exhausted and not set(found) <= set(result.solutions):
+            # both members solve the same puzzle exactly, so this is a bug in one of them, never an answer
+            raise NonocpError(f"auto: the race's members disagree ({names[winner]} exhausted the search "
+                              "without a solution another member found)")
+        stats = {**result.stats, "race_winner": names[winner]}
+        return dataclasses.replace(result, seconds=time.monotonic() - start, stats=stats)
+    timed_out = limit is None or len(found) < limit
+    solutions = tuple(found)[:limit]
+    stats: dict[str, Any] = {} if result is None else dict(result.stats)  # a member that timed out: its counts
+    stats.update(race_winner=None, race_found_by=[names[found[g]] for g in solutions])
+    if timed_out and result is None:
+        stats["killed_at_time_limit"] = True
+    return SolveResult(
+        status=status_of(len(solutions), False, limit, timed_out),
+        solutions=solutions,
+        exhausted=False,
+        backend=f"sat:{names[0]}",
+        seconds=time.monotonic() - start,
+        stats=stats,
+    )

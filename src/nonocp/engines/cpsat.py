@@ -1,0 +1,482 @@
+"""The CP-SAT engine: OR-Tools CP-SAT with one `add_automaton` constraint per row and column.
+
+Model (written out in models/automaton.md, and in MiniZinc in models/nonogram.mzn):
+- one variable per cell holding its palette index (a Boolean in black-and-white puzzles); its domain is
+  first cut to the colours that both its row and its column allow on an otherwise empty line (the live
+  transitions of the two clue automata), which fixes the cells simple overlap logic would fix;
+- each line's clue automaton (nonocp.encode.automaton) constrains the line's cells.
+
+Several solutions (`max_solutions`, default 2, so that every answer says whether it is unique):
+- "enumerate" (default): one search with `enumerate_all_solutions`, stopped at `max_solutions`. CP-SAT
+  then keeps every feasible solution through presolve (fewer reductions), but presolves once and keeps
+  its learnt clauses and phases from one solution to the next.
+- "block" (`cpsat:block`): solve, add a clause saying "differ from every solution found so far", solve
+  again, until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further
+  solution exists). Every solve starts from scratch, full presolve included.
+  Measured on the webpbn survey set (benchmarks/bench_cpsat.py, 14 puzzles both decided on a heavily
+  shared machine): enumerate 13.7 CPU s in total, block 23.8; enumerate also decided two puzzles that
+  block did not within the limit. Paying the presolve twice is what costs block on easy puzzles.
+
+ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
+
+Time limit: `time_limit` is a budget for the whole call, counted from after the ortools import (the
+import is no search and cannot be interrupted: 8-14 s here on a loaded machine, most of it pandas; it is
+reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
+solve (the enumeration, each block-and-resolve re-solve) gets only what is left of it. When the budget
+runs out the answer is `timeout` with the solutions found so far (or `multiple` if two were found).
+What is left over: CP-SAT checks its limit between steps, and some steps cannot be interrupted (the
+automaton expansion at the start of presolve, single presolve passes): on Knotty with a 0.5 s budget
+CP-SAT returned after 0.6-3.3 s here (load ~7). That overrun grows with the model and the machine's load.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from nonocp.core.errors import NonocpError
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Clue, Puzzle
+from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+
+if TYPE_CHECKING:
+    from nonocp.engines.contract import SolveOptions
+
+UNIQUENESS_MODES = ("block", "enumerate")
+CELL_MODELS = ("int", "bool")
+# Measured on the webpbn survey set on 2 shared cores (models/README.md): one worker was at least as
+# fast as two, so the default is 1 (deterministic too). `workers=0` asks CP-SAT for all cores.
+DEFAULT_WORKERS = 1
+# How much probing CP-SAT does before its search (`--option probing=light|full`). "full" is CP-SAT's own
+# default: up to three presolve rounds, each probing up to 1 unit of deterministic time, and another
+# probing pass of up to 1 unit when the search starts. On these models every pass derives ~200k binary
+# clauses and the later ones fix almost nothing (Nature: 3,388 cells/literals fixed by the first round,
+# 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
+# at 0.1. Measured on the 28 numbered survey puzzles (benchmarks/README.md, session 8), two runs: 34.3 and
+# 35.3 CPU s against 39.6 and 40.2 with full probing (deterministic time 51.6 against 66.6), every puzzle
+# decided by both; Nature, Marley, Sierp and Thing 1.2-1.9x faster, Gettys 6-12% slower.
+PROBING_LEVELS = ("light", "full")
+DEFAULT_PROBING = "light"
+LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
+
+
+def _cp_model():
+    from ortools.sat.python import cp_model
+
+    return cp_model
+
+
+class OutOfTime(Exception):
+    """Model building passed the deadline (build_model(..., deadline=...)); the solve answers `timeout`."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+
+
+def allowed_colors(automaton: LineAutomaton, length: int) -> list[set[int]]:
+    """allowed[p] = colours some accepted line of `length` has at cell p (exact for the line alone)."""
+    live = live_states(automaton, length)
+    by_from: dict[int, list[tuple[int, int]]] = {}
+    for a, v, b in automaton.transitions:
+        by_from.setdefault(a, []).append((v, b))
+    out: list[set[int]] = []
+    for p in range(length):
+        nxt = live[p + 1]
+        out.append({v for s in live[p] for v, t in by_from.get(s, ()) if t in nxt})
+    return out
+
+
+def cell_domains(
+    puzzle: Puzzle,
+    fixed: dict[tuple[int, int], int] | None = None,
+    cut: bool = True,
+    deadline: float | None = None,
+) -> list[list[list[int]]]:
+    """domains[r][c] = sorted colours allowed at (r, c) by both its row and its column on their own, and
+    by `fixed` ({(r, c): bit mask of allowed palette indices}, SolveOptions.fixed) when given.
+    cut=False keeps every palette colour (the textbook model, for comparison).
+    Raises OutOfTime when `deadline` (a time.monotonic() value) passes: the cuts are Python work, seconds
+    on a big puzzle on a loaded machine."""
+    w, h = puzzle.width, puzzle.height
+    if not cut:
+        every = list(range(len(puzzle.palette)))
+        domains = [[every for _ in range(w)] for _ in range(h)]
+        for (r, c), mask in (fixed or {}).items():
+            domains[r][c] = [v for v in every if mask >> v & 1]
+        return domains
+    row_allowed = [_allowed(clue, w, deadline) for clue in puzzle.rows]
+    col_allowed = [_allowed(clue, h, deadline) for clue in puzzle.cols]
+    domains = [[sorted(row_allowed[r][c] & col_allowed[c][r]) for c in range(w)] for r in range(h)]
+    for (r, c), mask in (fixed or {}).items():
+        domains[r][c] = [v for v in domains[r][c] if mask >> v & 1]
+    return domains
+
+
+def _allowed(clue: Clue, length: int, deadline: float | None = None) -> list[set[int]]:
+    _check_deadline(deadline)
+    return allowed_colors(clue_automaton(clue), length)
+
+
+@dataclass
+class NonogramModel:
+    """A built CP-SAT model with the handles the solve loop needs."""
+
+    model: Any  # cp_model.CpModel
+    cells: list[list[Any]]  # cells[r][c]: IntVar / BoolVar holding the palette index, or an int if fixed
+    domains: list[list[list[int]]]
+    # differs[(r, c, v)]: a literal that implies "cell (r,c) is not colour v" (built on demand)
+    differs: dict[tuple[int, int, int], Any]
+    color_literals: dict[tuple[int, int, int], Any]  # the "bool" cell model's literal for cell == v
+    build_seconds: float
+    empty: bool = False  # some cell has no colour left: no solution, known before any search
+
+    def differs_literal(self, r: int, c: int, v: int):
+        """A literal whose truth implies cell (r, c) != v: the building block of a blocking clause."""
+        key = (r, c, v)
+        lit = self.differs.get(key)
+        if lit is not None:
+            return lit
+        x = self.cells[r][c]
+        if (r, c, v) in self.color_literals:
+            lit = self.color_literals[key].Not()
+        elif self.domains[r][c] == [0, 1]:  # a Boolean cell: "not v" is a literal already
+            lit = x.Not() if v == 1 else x
+        else:
+            # Half-reification is enough: the clause only needs "lit -> x != v"; if x != v the solver
+            # is free to make lit true.
+            lit = self.model.new_bool_var(f"d_{r}_{c}_{v}")
+            self.model.add(x != v).only_enforce_if(lit)
+        self.differs[key] = lit
+        return lit
+
+    def forbid(self, grid: Grid) -> bool:
+        """Add "differ from `grid` somewhere"; False if that is impossible (every cell is fixed).
+
+        Only cells that hold a colour in `grid` (and are not fixed) need to be in the clause: the clues fix
+        how many cells each line paints, so another solution that differs anywhere also moves away from
+        some painted cell of `grid`. That halves the clause of a typical picture.
+        """
+        lits = [
+            self.differs_literal(r, c, v)
+            for r, row in enumerate(grid.cells)
+            for c, v in enumerate(row)
+            if v and len(self.domains[r][c]) > 1
+        ]
+        if not lits:
+            return False
+        self.model.add_bool_or(lits)
+        return True
+
+
+def build_model(
+    puzzle: Puzzle,
+    cell_model: str = "int",
+    fixed: dict[tuple[int, int], int] | None = None,
+    cut_domains: bool = True,
+    deadline: float | None = None,
+) -> NonogramModel:
+    """One variable per cell (domain cut by both lines), one automaton per row and column.
+
+    cell_model (colour puzzles only): "int" = one integer per cell; "bool" = one Boolean per cell and
+    colour (exactly one true), channelled to the integer the automata read.
+    `fixed` restricts cells before solving (SolveOptions.fixed). cut_domains=False skips the per-line
+    domain cuts (the plain textbook model, kept to measure what the cuts are worth).
+    Raises OutOfTime when `deadline` (a time.monotonic() value) passes while building.
+    """
+    if cell_model not in CELL_MODELS:
+        raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
+    start = time.perf_counter()
+    cp = _cp_model()
+    model = cp.CpModel()
+    domains = cell_domains(puzzle, fixed, cut_domains, deadline)
+    empty = any(not d for row in domains for d in row)
+    cells: list[list[Any]] = []
+    color_literals: dict[tuple[int, int, int], Any] = {}
+    for r, row in enumerate(domains):
+        _check_deadline(deadline)
+        out = []
+        for c, dom in enumerate(row):
+            if len(dom) <= 1:
+                out.append(dom[0] if dom else 0)  # fixed (or contradictory, caught by `empty`)
+            elif dom == [0, 1]:
+                out.append(model.new_bool_var(f"x_{r}_{c}"))
+            else:
+                x = model.new_int_var_from_domain(cp.Domain.from_values(dom), f"x_{r}_{c}")
+                if cell_model == "bool":
+                    lits = []
+                    for v in dom:
+                        b = model.new_bool_var(f"b_{r}_{c}_{v}")
+                        model.add(x == v).only_enforce_if(b)
+                        color_literals[(r, c, v)] = b
+                        lits.append(b)
+                    model.add_exactly_one(lits)
+                out.append(x)
+        cells.append(out)
+    if not empty:
+        lines = [(clue, cells[r]) for r, clue in enumerate(puzzle.rows)]
+        lines += [(clue, [cells[r][c] for r in range(puzzle.height)]) for c, clue in enumerate(puzzle.cols)]
+        # all() stops at the first line whose cells are all fixed to a pattern its clue rejects
+        empty = not all(_add_line(model, clue, line, deadline) for clue, line in lines)
+    return NonogramModel(model, cells, domains, {}, color_literals, time.perf_counter() - start, empty)
+
+
+def _add_line(model, clue: Clue, line: list[Any], deadline: float | None = None) -> bool:
+    """Constrain one line by its clue's automaton; False if its cells are all fixed and the clue rejects them."""
+    _check_deadline(deadline)
+    a = clue_automaton(clue)
+    if all(isinstance(x, int) for x in line):
+        # Per-cell domains can each be allowed by the line and still not form an accepted line together.
+        return a.accepts(line)
+    model.add_automaton(line, a.start, sorted(a.accepting), list(a.transitions))
+    return True
+
+
+def grid_of(cells: list[list[Any]], value) -> Grid:
+    """Read the cell values through `value` (a solver's or a callback's)."""
+    return Grid(tuple(tuple(x if isinstance(x, int) else int(value(x)) for x in row) for row in cells))
+
+
+class _Collector:
+    """Solution callback for the enumerate mode. Ignores repeats (OR-Tools 9.11 once reported the same
+    solution again, issues #4376/#4268) and stops the search at the limit, or at the deadline (CP-SAT has
+    its own limit too; this one also covers the time the Python callback itself takes)."""
+
+    def __new__(cls, *args, **kwargs):  # subclass the ortools class lazily, at first use
+        cp = _cp_model()
+
+        class Collector(cp.CpSolverSolutionCallback):
+            def __init__(self, cells, limit, progress, deadline: float | None = None) -> None:
+                super().__init__()
+                self.cells = cells
+                self.limit = limit
+                self.progress = progress
+                self.deadline = deadline
+                self.out_of_time = False
+                self.found: list[Grid] = []
+                self.seen: set[Grid] = set()
+                self.repeats = 0
+                self.stopped = False
+
+            def on_solution_callback(self) -> None:
+                grid = grid_of(self.cells, self.value)
+                if grid in self.seen:
+                    self.repeats += 1
+                    return
+                self.seen.add(grid)
+                self.found.append(grid)
+                if self.progress is not None:
+                    self.progress({"solutions": len(self.found)})
+                if self.limit is not None and len(self.found) >= self.limit:
+                    self.stopped = True
+                    self.stop_search()
+                elif self.deadline is not None and time.monotonic() >= self.deadline:
+                    self.out_of_time = True
+                    self.stop_search()
+
+        return Collector(*args, **kwargs)
+
+
+class CpsatBackend:
+    """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,plain`, ...) or
+    `extra={"uniqueness": ..., "cell_model": ..., "cut_domains": ..., "probing": ...}` choose the
+    uniqueness mode, the colour cell model, whether cell domains are first cut by each line and how much
+    CP-SAT probes (see DEFAULT_PROBING). `plain` is the textbook model with CP-SAT's own parameters:
+    domains not cut, full probing."""
+
+    name = "cpsat"
+    # `solve --option`
+    OPTIONS = {"uniqueness": UNIQUENESS_MODES, "cell_model": CELL_MODELS, "cut_domains": bool,
+               "probing": PROBING_LEVELS}
+
+    def __init__(self, variant: str = "") -> None:
+        self.uniqueness = "enumerate"
+        self.cell_model = "int"
+        self.cut_domains = True
+        self.probing = DEFAULT_PROBING
+        for part in filter(None, variant.split(",")):
+            if part in UNIQUENESS_MODES:
+                self.uniqueness = part
+            elif part in CELL_MODELS:
+                self.cell_model = part
+            elif part == "plain":
+                self.cut_domains = False
+                self.probing = "full"
+            else:
+                known = ", ".join((*UNIQUENESS_MODES, *CELL_MODELS, "plain"))
+                raise NonocpError(f"cpsat: unknown variant {part!r}; choose from {known}")
+
+    def available(self) -> bool:
+        # find_spec on the dotted name would import ortools/__init__ (and `logging`); checking the top
+        # package and the file is enough and costs nothing.
+        spec = importlib.util.find_spec("ortools")
+        if spec is None or not spec.submodule_search_locations:
+            return False
+        return any(
+            os.path.exists(os.path.join(loc, "sat", "python", "cp_model.py")) for loc in spec.submodule_search_locations
+        )
+
+    def version(self) -> str:
+        try:
+            return f"ortools {importlib.metadata.version('ortools')}"
+        except importlib.metadata.PackageNotFoundError:
+            return "ortools (version unknown)"
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        # Import first, then start the clock: the import is no search, cannot be interrupted, and was
+        # 8-14 s here on a loaded machine (pandas); counting it made a 30 s budget run out before the
+        # first solve. It is reported on its own (0 once ortools is loaded).
+        before_import = time.monotonic()
+        _cp_model()
+        start = time.monotonic()
+        import_seconds = start - before_import
+        deadline = options.deadline(start)
+        extra = options.extra or {}
+        uniqueness = extra.get("uniqueness", self.uniqueness)
+        if uniqueness not in UNIQUENESS_MODES:
+            raise NonocpError(f"cpsat: unknown uniqueness mode {uniqueness!r}")
+        cell_model = extra.get("cell_model", self.cell_model)
+        probing = extra.get("probing", self.probing)
+        if probing not in PROBING_LEVELS:
+            raise NonocpError(f"cpsat: unknown probing level {probing!r}; choose from {', '.join(PROBING_LEVELS)}")
+        # CP-SAT parameters for every solve of this call: the probing level's, then raw ones for experiments
+        # and benchmarks (extra={"params": {"symmetry_level": 0}}), which win
+        params = {**(LIGHT_PROBING_PARAMS if probing == "light" else {}), **extra.get("params", {})}
+        limit = options.max_solutions
+        if limit is not None:
+            limit = max(1, limit)
+        stats: dict[str, Any] = {
+            "uniqueness": uniqueness,
+            "cell_model": cell_model if not puzzle.palette.is_black_and_white else "bool",
+            "workers": options.workers if options.workers is not None else DEFAULT_WORKERS,
+            "probing": probing,
+            "import_seconds": round(import_seconds, 4),
+            "build_seconds": 0.0,
+            "fixed_cells": 0,
+            "solves": 0,
+            "conflicts": 0,
+            "branches": 0,
+            "wall_time": 0.0,
+            "deterministic_time": 0.0,  # CP-SAT's work measure: unlike wall time, not inflated by a busy machine
+            "repeated_solutions": 0,
+        }
+        solutions: list[Grid] = []
+        built: NonogramModel | None
+        try:
+            built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains), deadline)
+        except OutOfTime:  # the budget ran out before the model was complete: no search at all
+            built = None
+        if built is None:
+            exhausted, timed_out = False, True
+            stats["build_seconds"] = round(time.monotonic() - start, 4)
+        else:
+            stats["build_seconds"] = round(built.build_seconds, 4)
+            stats["fixed_cells"] = sum(1 for row in built.cells for x in row if isinstance(x, int))
+            if built.empty:
+                exhausted, timed_out = True, False
+            elif all(isinstance(x, int) for row in built.cells for x in row):
+                # Every cell fixed before search and every line checked against its automaton: that grid is
+                # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
+                solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
+            elif uniqueness == "enumerate":
+                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params)
+            else:
+                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params)
+        stats["wall_time"] = round(stats["wall_time"], 4)
+        stats["deterministic_time"] = round(stats["deterministic_time"], 4)
+        status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
+        return SolveResult(
+            status=status,
+            solutions=tuple(solutions),
+            exhausted=exhausted and status is not Status.TIMEOUT,
+            backend=self.name,
+            seconds=time.monotonic() - start,
+            stats=stats,
+        )
+
+    # -- the two ways of finding several solutions ------------------------------------------------
+
+    def _solver(self, options: SolveOptions, deadline: float | None, params: dict[str, Any]):
+        cp = _cp_model()
+        solver = cp.CpSolver()
+        p = solver.parameters
+        p.num_workers = options.workers if options.workers is not None else DEFAULT_WORKERS
+        if options.seed is not None:
+            p.random_seed = int(options.seed)
+        if deadline is not None:
+            p.max_time_in_seconds = max(0.001, deadline - time.monotonic())
+        for key, value in params.items():
+            if not hasattr(p, key):
+                raise NonocpError(f"cpsat: unknown CP-SAT parameter {key!r}")
+            setattr(p, key, value)
+        return solver
+
+    @staticmethod
+    def _account(solver, stats: dict[str, Any]) -> None:
+        stats["solves"] += 1
+        stats["conflicts"] += solver.num_conflicts
+        stats["branches"] += solver.num_branches
+        stats["wall_time"] += solver.wall_time
+        stats["deterministic_time"] += solver.deterministic_time
+
+    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats,
+               params: dict[str, Any]):
+        """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
+        is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
+        cp = _cp_model()
+        solutions: list[Grid] = []
+        seen: set[Grid] = set()
+        while limit is None or len(solutions) < limit:
+            if deadline is not None and time.monotonic() >= deadline:
+                return solutions, False, True
+            solver = self._solver(options, deadline, params)
+            code = solver.solve(built.model)
+            self._account(solver, stats)
+            if code == cp.INFEASIBLE:
+                return solutions, True, False
+            if code == cp.MODEL_INVALID:
+                raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
+            if code not in (cp.OPTIMAL, cp.FEASIBLE):
+                return solutions, False, True  # UNKNOWN: the time ran out
+            grid = grid_of(built.cells, solver.value)
+            if grid in seen:  # cannot happen with a correct blocking clause; never loop on it
+                raise NonocpError("cpsat: the solver returned a forbidden solution again; this is a bug")
+            seen.add(grid)
+            solutions.append(grid)
+            if options.progress is not None:
+                options.progress({"solutions": len(solutions)})
+            if not built.forbid(grid):
+                return solutions, True, False  # every cell is fixed: nothing else can exist
+        return solutions, False, False
+
+    def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
+                   stats, params: dict[str, Any]):
+        """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
+        cp = _cp_model()
+        if deadline is not None and time.monotonic() >= deadline:
+            return [], False, True
+        solver = self._solver(options, deadline, params)
+        # One worker: with several, enumeration of a 5x5 permutation puzzle (120 solutions) ran for
+        # minutes here; the search is sequential by nature. `workers` applies to the block mode.
+        solver.parameters.num_workers = 1
+        stats["workers"] = 1
+        solver.parameters.enumerate_all_solutions = True
+        collector = _Collector(built.cells, limit, options.progress, deadline)
+        code = solver.solve(built.model, collector)
+        self._account(solver, stats)
+        stats["repeated_solutions"] = collector.repeats
+        if code == cp.MODEL_INVALID:
+            raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
+        if collector.out_of_time:
+            return collector.found, False, True
+        if collector.stopped:
+            return collector.found, False, False
+        if code in (cp.OPTIMAL, cp.INFEASIBLE):
+            return collector.found, True, False
+        return collector.found, False, True

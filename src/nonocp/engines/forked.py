@@ -1,0 +1,232 @@
+"""Run a function in a forked child process that is killed if it is still running at a deadline.
+
+Why: some solvers cannot be stopped from inside the process. CaDiCaL's pysat binding has no working
+interrupt() or prop_budget() (both raise NotImplementedError in pysat 1.9.dev24), so the sat engine stops
+it between slices of conflicts, and one slice can run far past the time limit: on a loaded machine 23 of
+48 timed-out tournament solves ended 5-27 s late (session 5). Kissat and Lingeling cannot be stopped at
+all. A child process can always be killed, so the time limit becomes a hard one.
+
+The child is a plain os.fork() of the caller: nothing is pickled on the way in (the puzzle, the options
+and any monkeypatching are simply there), and the child starts in about a millisecond. Only what the
+function returns and the messages it sends come back, pickled through a pipe, as they happen, so the
+caller keeps what was found before a kill. The child runs in a process group of its own and ignores
+Ctrl-C; the caller gets KeyboardInterrupt, kills the child and re-raises. A child that dies (a solver
+aborting the process, the kernel's OOM killer) becomes a NonocpError instead of taking the caller down.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import struct
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from nonocp.core.errors import NonocpError
+
+_HEADER = struct.Struct("!Q")  # the length of each pickled frame
+
+
+def fork_available() -> bool:
+    return hasattr(os, "fork")
+
+
+class ChildCrashed(NonocpError):
+    """The child process ended without answering (killed by a signal, aborted, or out of memory)."""
+
+
+class ChildFailed(RuntimeError):
+    """The function raised an exception in the child that cannot be re-raised as itself (the message
+    carries the child's traceback)."""
+
+
+def call_in_child(
+    fn: Callable[[Callable[[Any], None]], Any],
+    kill_at: float | None,
+    on_message: Callable[[Any], None] | None = None,
+) -> tuple[bool, Any]:
+    """Run `fn(send)` in a forked child; (True, what fn returned), or (False, None) if the child was still
+    running at `kill_at` (a time.monotonic() value; None waits for ever) and was killed.
+
+    Every `send(obj)` in the child reaches `on_message(obj)` here, in order, before the result. An exception
+    raised by fn is raised here: the same exception when it survives pickling, else ChildFailed (or a
+    NonocpError with the same message, for nonocp's own errors).
+    """
+    deliver = None if on_message is None else (lambda _index, obj: on_message(obj))
+    winner, value = race_in_children([fn], kill_at, deliver)
+    return winner is not None, value
+
+
+def race_in_children(
+    fns: list[Callable[[Callable[[Any], None]], Any]],
+    kill_at: float | None,
+    on_message: Callable[[int, Any], bool | None] | None = None,
+) -> tuple[int | None, Any]:
+    """Run every `fn(send)` at once, each in its own forked child; (i, what fns[i] returned) for the first to
+    return, the others killed. (None, None) when none has returned by `kill_at` (all are killed then), or when
+    `on_message` returns True: the caller has what it needs (say, enough solutions from the members together).
+
+    Messages arrive as `on_message(i, obj)`, in order per child. A member that raises or dies is out of the
+    race; when every member is out, the first one's exception is raised (as in call_in_child).
+    """
+    parent = os.getpid()
+    running: dict[int, tuple[int, _Frames]] = {}  # read fd -> (member index, its frames)
+    pids: dict[int, int] = {}  # member index -> pid, until reaped
+    failures: dict[int, BaseException] = {}  # member index -> why it is out of the race
+    try:
+        for i, fn in enumerate(fns):
+            read_fd, write_fd = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to be had: the members already started are killed below
+                os.close(read_fd)
+                os.close(write_fd)
+                raise
+            if pid == 0:  # the child: never returns
+                os.close(read_fd)
+                for fd in running:  # the other members' pipes are not this child's
+                    os.close(fd)
+                # A process group of its own: Ctrl-C in a terminal goes to the whole foreground group, and
+                # pysat's solve() installs its own SIGINT handler over ours (CaDiCaL then aborts, printing
+                # "fatal error: invalid API usage" before the caller's one-line message). The caller alone
+                # gets Ctrl-C and kills the children.
+                os.setpgid(0, 0)
+                _die_with(parent)
+                _child_main(fn, write_fd)
+            os.close(write_fd)
+            running[read_fd] = (i, _Frames(read_fd))
+            pids[i] = pid
+        while running:
+            wait = None if kill_at is None else kill_at - time.monotonic()
+            if wait is not None and wait <= 0:
+                return None, None
+            ready, _, _ = select.select(list(running), [], [], wait)
+            for fd in ready:  # if none, the loop re-checks the clock
+                i, frames = running[fd]
+                for kind, payload in frames.read():
+                    if kind == "message":
+                        if on_message is not None and on_message(i, payload):
+                            return None, None
+                    elif kind == "done":
+                        return i, payload
+                    else:  # "error": this member is out (the child exits right after sending it)
+                        failures[i] = payload
+                        break
+                if frames.closed or i in failures:
+                    del running[fd]
+                    os.close(fd)
+                    status = _reap(pids.pop(i))
+                    failures.setdefault(i, ChildCrashed(f"the solver process died without answering ({status})"))
+        raise failures[min(failures)]
+    finally:
+        for pid in pids.values():
+            _kill_and_reap(pid)
+        for fd in running:
+            os.close(fd)
+
+
+def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int) -> None:
+    code = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle (it kills us)
+        send = lambda obj: _write_frame(write_fd, ("message", obj))  # noqa: E731
+        try:
+            value = fn(send)
+        except BaseException as exc:  # noqa: BLE001 - everything goes back to the caller
+            _write_frame(write_fd, ("error", _portable(exc)))
+        else:
+            _write_frame(write_fd, ("done", value))
+    except BaseException:  # noqa: BLE001 - the pipe is gone: the caller stopped waiting
+        code = 1
+    finally:
+        os._exit(code)  # no atexit handlers, no flushing of buffers copied from the caller
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this child when the caller dies (Linux), so that a caller killed from outside
+    (a `nonocp bench` worker past its hard limit gets SIGKILL) leaves no solver running on its own."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: an orphan still ends at its own deadline, unless its solver cannot be stopped
+    if os.getppid() != parent:  # the caller died before prctl took effect
+        os._exit(1)
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """The exception itself if it survives a pickle round trip, else one that carries its message."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:  # noqa: BLE001 - any failure to pickle or rebuild
+        if isinstance(exc, NonocpError):
+            return NonocpError(str(exc))
+        text = "".join(traceback.format_exception(exc))
+        return ChildFailed(f"{type(exc).__name__}: {exc}\n{text}")
+
+
+def _write_frame(fd: int, obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class _Frames:
+    """Length-prefixed pickles read from a pipe as they arrive."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+        self.closed = False
+
+    def read(self) -> list[tuple[str, Any]]:
+        chunk = os.read(self.fd, 1 << 20)
+        if not chunk:
+            self.closed = True
+        self.buffer += chunk
+        frames = []
+        while len(self.buffer) >= _HEADER.size:
+            (n,) = _HEADER.unpack_from(self.buffer)
+            if len(self.buffer) < _HEADER.size + n:
+                break
+            frames.append(pickle.loads(self.buffer[_HEADER.size:_HEADER.size + n]))
+            del self.buffer[:_HEADER.size + n]
+        return frames
+
+
+def _kill_and_reap(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _reap(pid: int) -> str:
+    """Wait for a child whose pipe has closed; how it ended, in words."""
+    _, status = os.waitpid(pid, 0)
+    return _describe(status)
+
+
+def _describe(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            return f"signal {signal.Signals(sig).name}"
+        except ValueError:
+            return f"signal {sig}"
+    return f"exit code {os.WEXITSTATUS(status)}"
+
+
+__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "race_in_children"]

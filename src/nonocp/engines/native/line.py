@@ -1,0 +1,178 @@
+"""The exact line solver on bitsets: one Python int per colour per line.
+
+A line of `n` cells is described by `masks[c]` for every palette colour c (0 = background): bit i of
+`masks[c]` is set when cell i may still be colour c. `solve_line` returns the narrowed masks, in which a
+colour survives in a cell exactly when some valid placement of the whole clue puts it there, or None when
+no placement exists (a contradiction).
+
+How (the same code serves black-and-white and colour; black-and-white is simply two masks):
+
+* Positions are bits too: bit p of a "position set" means "the first p cells are consumed" (p = 0..n).
+* Fits: the starts s where L consecutive cells may be the block's colour, by a log-step AND of shifted
+  copies of the colour mask (O(log L) big-int operations instead of O(L)); the shifts per block length are
+  computed once per clue (`plan_of`), with the other per-block facts the passes need.
+* `extend(X)`: every position reachable from X by consuming cells that may be background, in one
+  addition: `X | (((X & bg) + bg) ^ bg)`. The carry of the addition runs through each run of
+  background-capable cells above a start bit and stops on the first cell that cannot be background.
+* Forward pass over the blocks gives, for block j, the starts reachable from the left (`S_j`) and the
+  gap positions before it; the same pass on the reversed line gives what is reachable from the right.
+  A start is valid when it is reachable from both sides; a cell may be background when it lies in some
+  gap that both sides can reach. Reversing all the per-block sets costs one string reversal of one
+  packed integer (the sets are laid side by side with a stride, so reversing the packed integer also
+  reverses the block order, which is exactly the mirror mapping).
+
+Cost: O(k) big-int operations for k blocks (each O(n / 64) machine words), i.e. O(n * k) in the worst
+case and much less in practice. Checked against brute force in tests/test_line_solver.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+Blocks = tuple[tuple[int, int], ...]  # ((length, colour), ...) in line order
+
+
+_BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def _reverse(x: int, width: int) -> int:
+    """x with its low `width` bits in reverse order (bit i -> bit width-1-i).
+
+    Bytes little-endian, each byte's bits reversed by table, read back big-endian: three C calls (2-4x
+    faster than reversing a binary string on 25- to 470-bit values, far more on 5000 bits; one timing run).
+    """
+    nb = (width + 7) >> 3
+    return int.from_bytes(x.to_bytes(nb, "little").translate(_BYTE_REVERSED), "big") >> ((nb << 3) - width)
+
+
+# (forward steps, mirrored steps); a step is (length, colour, compulsory gap after it, shift schedule)
+Plan = tuple[tuple[tuple[int, int, bool, tuple[int, ...]], ...], ...]
+_PLANS: dict[Blocks, Plan] = {}
+_PLANS_LIMIT = 50_000  # distinct clues kept (a few hundred bytes each); a batch over a whole corpus clears it
+
+
+def _schedule(length: int) -> tuple[int, ...]:
+    """The shifts that turn a colour mask into block starts (`m &= m >> step`) and valid starts into the
+    cells they cover (`v |= v << step`) for a block of this length: spans doubling up to `length`."""
+    out = []
+    span = 1
+    while span < length:
+        step = span if span <= length - span else length - span
+        out.append(step)
+        span += step
+    return tuple(out)
+
+
+def plan_of(blocks: Blocks) -> Plan:
+    """Per clue, computed once: for the forward and the mirrored pass, the steps (length, colour,
+    compulsory gap after the block, shift schedule), so the passes do no indexing or comparisons of their
+    own. Measured on 28,884 line solves recorded from probing five survey puzzles: 10.6 us a solve against
+    13.6 before (median of 7 rounds, same process). Callers that solve the same line many times (the
+    engine) keep the plan; `solve_line` looks it up here, in a bounded table keyed by the clue."""
+    plan = _PLANS.get(blocks)
+    if plan is None:
+        def steps(bl):
+            k = len(bl)
+            return tuple((bl[j][0], bl[j][1], j + 1 < k and bl[j + 1][1] == bl[j][1], _schedule(bl[j][0]))
+                         for j in range(k))
+        if len(_PLANS) >= _PLANS_LIMIT:
+            _PLANS.clear()
+        plan = _PLANS[blocks] = (steps(blocks), steps(tuple(reversed(blocks))))
+    return plan
+
+
+def _forward(steps, n: int, masks: Sequence[int]) -> tuple[list[int], list[int]] | None:
+    """Left-to-right pass over the plan's steps. Returns (starts[j], gapcells[j]) or None when no placement exists.
+
+    starts[j]   = cells where block j can start, with blocks 0..j-1 validly placed to its left.
+    gapcells[j] = cells that can be background in gap j (before block j; gap k is after the last block)
+                  with blocks 0..j-1 validly placed to their left.
+    """
+    bg = masks[0]
+    g = 1 | (((1 & bg) + bg) ^ bg)  # extend({0}) through background cells
+    starts: list[int] = []
+    gapcells: list[int] = [g & bg]
+    for length, color, gap, schedule in steps:
+        f = masks[color]
+        for step in schedule:  # f: the starts of `length` consecutive cells that may all be `color`
+            f &= f >> step
+        s = g & f
+        if not s:
+            return None
+        starts.append(s)
+        e = s << length
+        # same colour next: one background cell is compulsory; a different colour may touch, and after the
+        # last block the line may end
+        p = (e & bg) << 1 if gap else e
+        g = p | (((p & bg) + bg) ^ bg)
+        gapcells.append((g | e) & bg)
+    if not (g >> n) & 1:
+        return None
+    return starts, gapcells
+
+
+def solve_line(blocks: Blocks, n: int, masks: Sequence[int]) -> tuple[int, ...] | None:
+    """Narrow the per-colour masks of one line to exactly what some valid placement allows.
+
+    `blocks` are (length, colour) pairs; `masks[c]` has bit i set when cell i may be colour c.
+    Returns the new masks (a tuple, same length as `masks`) or None when the line has no valid placement.
+    """
+    return solve_planned(plan_of(blocks), n, masks)
+
+
+def solve_planned(plan: Plan, n: int, masks: Sequence[int]) -> tuple[int, ...] | None:
+    """`solve_line` with the clue's plan (`plan_of`) already at hand."""
+    fsteps, bsteps = plan
+    fwd = _forward(fsteps, n, masks)
+    if fwd is None:
+        return None
+    starts, gapcells = fwd
+    k = len(fsteps)
+    bwd = _forward(bsteps, n, [_reverse(m, n) for m in masks])
+    if bwd is None:  # cannot happen when the forward pass succeeded; kept as a guard
+        return None
+    rstarts, rgaps = bwd
+    # Pack the backward sets with stride n, reverse once: slot j then holds the mirror of the set
+    # computed for reversed block k-1-j (and gap k-j), in the original cell order.
+    # Starts: reversed start r of block j's mirror corresponds to cells r..r+L-1 reversed, i.e. the
+    # block's last cell n-1-r; we mirror the starts and shift back by L-1 below.
+    packed = 0
+    for x in reversed(rgaps):  # rgaps[g] lands in slot k-g after the reversal
+        packed = (packed << n) | x
+    mirrored = _reverse(packed, n * (k + 1))
+    mask_n = (1 << n) - 1
+    bgnew = 0
+    for g in gapcells:
+        bgnew |= g & mirrored
+        mirrored >>= n
+    new = [0] * len(masks)
+    new[0] = bgnew & mask_n
+    if k:
+        packed = 0
+        for x in reversed(rstarts):
+            packed = (packed << n) | x
+        mirrored = _reverse(packed, n * k)
+        for (length, color, _, schedule), s in zip(fsteps, starts, strict=True):
+            valid = s & ((mirrored & mask_n) >> (length - 1))  # the ends from the right, shifted to starts
+            if not valid:
+                return None
+            mirrored >>= n
+            for step in schedule:  # every cell that some valid placement of the block covers
+                valid |= valid << step
+            new[color] |= valid
+    return tuple(new)
+
+
+def line_feasible(blocks: Blocks, n: int, masks: Sequence[int]) -> bool:
+    """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.)"""
+    return feasible_planned(plan_of(blocks), n, masks)
+
+
+def feasible_planned(plan: Plan, n: int, masks: Sequence[int]) -> bool:
+    """`line_feasible` with the clue's plan already at hand."""
+    return _forward(plan[0], n, masks) is not None
+
+
+def blocks_of(clue) -> Blocks:
+    """(length, colour) pairs of a `nonocp.core.puzzle.Clue`."""
+    return tuple((b.length, b.color) for b in clue)

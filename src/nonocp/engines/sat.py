@@ -1,0 +1,422 @@
+"""The SAT engine: the puzzle in CNF (nonocp.encode.cnf) solved by python-sat.
+
+- Solver: CaDiCaL 1.9.5 by default; any pysat solver by name as the variant (`sat:glucose4`,
+  `sat:minisat22`, `sat:lingeling`, ... any alias pysat's SolverNames knows).
+- Several solutions, incrementally on one solver: solve, add the clause "not this grid", solve again,
+  until `max_solutions` are found or the solver answers UNSAT, which proves no other solution exists.
+  Kissat in pysat is not incremental (adding a clause after a solve aborts the whole process, see
+  FIELD-NOTES), so it finds the first solution only; the later rounds go to an incremental solver
+  (FOLLOW_UP_SOLVER) holding every blocking clause, with the last solution as its phases.
+- `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
+  conflict-budget slices for CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling
+  only between rounds), and runs in a forked child that is killed HARD_STOP_GRACE seconds after the
+  deadline when it has not (nonocp.engines.forked), keeping the solutions it had sent back; `extra={"hard_stop":
+  False}` keeps it in this process (for callers that cannot fork, and for benchmarks/bench_timeout.py).
+- Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py),
+  "phase" (PHASES: which value the solver tries first for a cell, see DEFAULT_PHASE) and "proof_dir":
+  when the search ends on UNSAT (no solution, or none besides those found) write there
+  `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
+  that it is unsatisfiable), and return them as `SolveResult.proof`. The proof comes from a separate
+  one-shot solve of that final formula, so that it is a plain DRAT refutation of exactly the written
+  CNF (a proof traced across incremental clause additions need not check against it). Solvers that
+  cannot trace proofs (MiniSat, Kissat in pysat) hand that solve to CaDiCaL 1.9.5.
+
+pysat is imported only here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from nonocp.core.errors import BackendUnavailable, NonocpError
+from nonocp.core.grid import Grid
+from nonocp.core.puzzle import Puzzle
+from nonocp.core.result import Proof, SolveResult, status_of
+from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
+from nonocp.engines.contract import SolveOptions
+from nonocp.engines.forked import call_in_child, fork_available
+
+DEFAULT_SOLVER = "cadical195"
+PROOF_SOLVER = "cadical195"
+# pysat solvers that trace DRAT proofs (checked with with_proof=True on pysat 1.9.dev24)
+PROOF_CAPABLE = frozenset(
+    {
+        "cadical103", "cadical153", "cadical195", "cadical300", "ergo", "gluecard3", "gluecard4",
+        "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm", "maplesat",
+    }
+)
+# one-shot only: a clause added after a solve aborts the process; no interrupt either
+NON_INCREMENTAL = frozenset({"kissat404"})
+# After a non-incremental solver's first solution, the remaining rounds (another solution, or the proof that
+# none is left) go to this incremental solver, seeded with every blocking clause and with the last solution
+# as its phases, so that it searches near that solution first. Measured (session 8): given Kissat's first
+# solution of Knotty (webpbn-knotty), CaDiCaL found a second one in 1,005 conflicts (0.0 s) guided, against
+# 2,408,362 conflicts (299 s) unguided; Faase 1,002 conflicts (0.2 s). A fresh Kissat for each round, as
+# before, did not finish Knotty or Faase in 300 s.
+FOLLOW_UP_SOLVER = "cadical195"
+# how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
+BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
+# Conflicts per slice for those, in order; the last repeats. A fixed schedule keeps runs reproducible.
+SLICE_SCHEDULE = (2_000, 4_000, 8_000, 16_000, 32_000, 50_000)
+UNSTOPPABLE = frozenset({"kissat404", "lingeling", "cryptosat"})
+# With a time limit the search runs in a forked child (nonocp.engines.forked), killed this long after the deadline
+# if the in-process stops above have not ended it (a CaDiCaL slice is cut to end at the deadline, at the
+# speed of the slice before it).
+HARD_STOP_GRACE = 0.5
+# The value a solver tries first on a cell variable it decides: "background" sets every cell's background
+# literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
+# "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
+# Background first helped on four big survey pictures (0.56-0.90x the conflicts) and hurt on 24 tournament
+# puzzles (1.41x the conflicts in all; benchmarks/README.md, session 7), so the solver's own stays the default.
+PHASES = ("background", "solver")
+DEFAULT_PHASE = "solver"
+
+
+class _Settings(NamedTuple):
+    """The sat engine's options (SatBackend.OPTIONS) as one solve uses them."""
+
+    encoding: str
+    phase: str
+
+
+def canonical_solver_name(name: str) -> str:
+    """pysat's canonical name for a solver alias (`g4` -> `glucose4`); BackendUnavailable if unknown."""
+    from pysat.solvers import SolverNames
+
+    wanted = name.lower()
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical.startswith("_") or not isinstance(aliases, tuple):
+            continue
+        if wanted == canonical or wanted in aliases:
+            return canonical
+    raise BackendUnavailable(f"sat: pysat has no solver called {name!r}")
+
+
+class SatBackend:
+    name = "sat"
+    OPTIONS = {"encoding": tuple(ENCODINGS), "phase": PHASES}  # settable by `nonocp solve --option`
+
+    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+        self.solver_name = canonical_solver_name(variant) if self.available() else variant
+
+    def available(self) -> bool:
+        return importlib.util.find_spec("pysat") is not None
+
+    def version(self) -> str:
+        return f"python-sat {importlib.metadata.version('python-sat')} ({self.solver_name})"
+
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        start = time.monotonic()
+        deadline = options.deadline(start)
+        settings = self._settings(options)
+        if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
+            progress = options.progress
+            report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
+            return self._solve(puzzle, options, settings, start, deadline, on_solution=report)
+        return self._solve_in_child(puzzle, options, settings, start, deadline)
+
+    def search(
+        self, puzzle: Puzzle, options: SolveOptions, on_solution: Callable[[Grid, int], None] | None = None
+    ) -> SolveResult:
+        """`solve` in this process whatever the time limit (no forked child, no hard stop), with each solution
+        reported as found: for callers that run it in a child of their own (the auto engine's race)."""
+        start = time.monotonic()
+        return self._solve(puzzle, options, self._settings(options), start, options.deadline(start), on_solution)
+
+    def _settings(self, options: SolveOptions) -> _Settings:
+        """The engine's own options from `options.extra`, read once and checked against OPTIONS."""
+        settings = _Settings(options.extra.get("encoding", DEFAULT_ENCODING), options.extra.get("phase", DEFAULT_PHASE))
+        for key, value in settings._asdict().items():
+            if value not in self.OPTIONS[key]:
+                raise NonocpError(f"sat: unknown {key} {value!r}; choose from {', '.join(self.OPTIONS[key])}")
+        return settings
+
+    def _solve(
+        self,
+        puzzle: Puzzle,
+        options: SolveOptions,
+        settings: _Settings,
+        start: float,
+        deadline: float | None,
+        on_solution: Callable[[Grid, int], None] | None,
+        on_searched: Callable[[SolveResult], None] | None = None,
+    ) -> SolveResult:
+        cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
+        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
+        search.run()
+        status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
+        result = SolveResult(
+            status=status,
+            solutions=tuple(search.solutions),
+            exhausted=search.exhausted,
+            backend=f"{self.name}:{self.solver_name}",
+            seconds=time.monotonic() - start,
+            stats=search.stats,
+        )
+        proof_dir = options.extra.get("proof_dir")
+        if proof_dir and search.exhausted:
+            if on_searched is not None:
+                on_searched(result)
+            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
+            result = dataclasses.replace(result, seconds=time.monotonic() - start, proof=proof)
+        return result
+
+    def _solve_in_child(
+        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float
+    ) -> SolveResult:
+        """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
+        (see nonocp.engines.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
+        they are found, so a killed search still returns them."""
+        found: list[Grid] = []
+        searched: list[SolveResult] = []
+
+        def on_message(message: tuple[str, Any]) -> None:
+            kind, payload = message
+            if kind == "solution":
+                found.append(payload)
+                if options.progress is not None:
+                    options.progress({"solutions": len(found)})
+            else:
+                searched.append(payload)
+
+        def in_child(send: Callable[[Any], None]) -> SolveResult:
+            return self._solve(
+                puzzle, options, settings, start, deadline,
+                on_solution=lambda grid, n: send(("solution", grid)),
+                on_searched=lambda result: send(("searched", result)),
+            )
+
+        finished, result = call_in_child(in_child, deadline + HARD_STOP_GRACE, on_message)
+        if finished:
+            return result
+        seconds = time.monotonic() - start
+        if searched:  # the search had ended; the proof solve was still running
+            done = searched[-1]
+            stats = {**done.stats, "proof_status": "timeout", "killed_at_time_limit": True}
+            return dataclasses.replace(done, seconds=seconds, stats=stats)
+        return SolveResult(
+            status=status_of(len(found), False, _solutions_wanted(options.max_solutions), True),
+            solutions=tuple(found),
+            exhausted=False,
+            backend=f"{self.name}:{self.solver_name}",
+            seconds=seconds,
+            stats={"solver": self.solver_name, "encoding": settings.encoding, "killed_at_time_limit": True},
+        )
+
+
+def _solutions_wanted(max_solutions: int | None) -> int | None:
+    # asking for no solution still means deciding whether there is one
+    return 1 if max_solutions is not None and max_solutions < 1 else max_solutions
+
+
+class _Search:
+    """The blocking-clause loop on one pysat solver (a fresh one per round for non-incremental solvers)."""
+
+    def __init__(
+        self,
+        cnf: PuzzleCnf,
+        solver_name: str,
+        deadline: float | None,
+        limit: int | None,
+        on_solution: Callable[[Grid, int], None] | None,  # (the grid, solutions found so far)
+        phase: str = DEFAULT_PHASE,
+    ) -> None:
+        self.cnf = cnf
+        self.phase = phase
+        self.solver_name = solver_name
+        self.deadline = deadline
+        self.on_solution = on_solution
+        self.limit = _solutions_wanted(limit)
+        self.solutions: list[Grid] = []
+        self.blocking: list[list[int]] = []
+        self.exhausted = False
+        self.timed_out = False
+        self.stats: dict[str, Any] = {
+            "solver": solver_name,
+            "encoding": cnf.encoding,
+            "variables": cnf.n_vars,
+            "clauses": len(cnf.clauses),
+            "cell_variables": cnf.stats.get("cell_vars", 0),
+            "encode_seconds": round(cnf.seconds, 4),
+            "load_seconds": 0.0,
+            "solve_seconds": 0.0,
+            "solves": 0,
+        }
+
+    def run(self) -> None:
+        from pysat.solvers import Solver
+
+        limit = self.limit
+        name = self.solver_name  # the solver of the current round
+        solver = None
+        try:
+            while limit is None or len(self.solutions) < limit:
+                if self._out_of_time():
+                    self.timed_out = True
+                    return
+                if solver is None:
+                    t = time.monotonic()
+                    solver = Solver(name=name, bootstrap_with=self.cnf.clauses + self.blocking)
+                    if self.solutions:  # a hand-off (FOLLOW_UP_SOLVER): start next to the last solution
+                        solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
+                    else:
+                        self._set_phases(solver)
+                    self.stats["load_seconds"] += time.monotonic() - t
+                answer = self._solve_once(solver, name)
+                if answer is None:
+                    self.timed_out = True
+                    return
+                if not answer:
+                    self.exhausted = True
+                    return
+                grid = self.cnf.decode(solver.get_model())
+                self.solutions.append(grid)
+                block = self.cnf.blocking_clause(grid)
+                self.blocking.append(block)
+                if self.on_solution is not None:
+                    self.on_solution(grid, len(self.solutions))
+                if name not in NON_INCREMENTAL:
+                    solver.add_clause(block)
+                else:
+                    self._collect(solver)
+                    solver.delete()
+                    solver = None
+                    name = FOLLOW_UP_SOLVER
+                    self.stats["follow_up_solver"] = name
+        finally:
+            if solver is not None:
+                self._collect(solver)
+                solver.delete()
+            self.stats["load_seconds"] = round(self.stats["load_seconds"], 4)
+            self.stats["solve_seconds"] = round(self.stats["solve_seconds"], 4)
+            self.stats["blocking_clauses"] = len(self.blocking)
+
+    def _set_phases(self, solver: Any) -> None:
+        if self.phase != "background":
+            return
+        # every cell background (CaDiCaL's own default phase is true, which in black and white means ink first)
+        try:
+            solver.set_phases(self._literals_of([0] * len(self.cnf.cell_literals)))
+        except NotImplementedError:
+            pass  # Kissat in pysat: its own default phase
+        self.stats["phase"] = self.phase
+
+    def _literals_of(self, colours: Iterable[int]) -> list[int]:
+        """Phases for the grid whose cells (row-major) have `colours`: cell_literals[i][v] ("cell i has colour
+        v") true for its colour and false for the others; constants (+-TRUE) are fixed and left out."""
+        out = []
+        for lits, v in zip(self.cnf.cell_literals, colours, strict=True):
+            out.extend(lit if k == v else -lit for k, lit in enumerate(lits) if abs(lit) != TRUE)
+        return out
+
+    def _out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _solve_once(self, solver: Any, name: str) -> bool | None:
+        """True / False, or None when stopped by the time limit."""
+        self.stats["solves"] += 1
+        t = time.monotonic()
+        try:
+            return solve_until(solver, name, self.deadline)
+        finally:
+            self.stats["solve_seconds"] += time.monotonic() - t
+
+    def _collect(self, solver: Any) -> None:
+        """Add the solver's conflict/decision counters to the stats (not every solver reports them)."""
+        try:
+            acc = solver.accum_stats() or {}
+        except (AttributeError, NotImplementedError):
+            return
+        for key in ("conflicts", "decisions", "propagations", "restarts"):
+            if key in acc:
+                self.stats[key] = self.stats.get(key, 0) + int(acc[key])
+
+
+def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:
+    """solver.solve(), stopped at `deadline` (a time.monotonic() value): True / False, or None if stopped.
+
+    pysat offers two ways to stop a solve, and solvers differ in which they support:
+    - interrupt(): a timer thread calls it at the deadline (Glucose, MiniSat, Maple*, ...);
+    - conflict budgets: CaDiCaL's interrupt() raises NotImplementedError in pysat, so it runs in slices of
+      `conf_budget` conflicts (SLICE_SCHEDULE) with the clock checked in between; the solver keeps what it
+      learnt from one slice to the next. Until session 8 the slices were sized for a quarter second at the
+      measured speed, which made the search depend on the machine's load: two identical solves of Sierp
+      with a 60 s limit took 32,434 and 113,177 conflicts (2.8 and 11.4 s); now both take 47,897.
+    Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
+    """
+    if deadline is None or solver_name in UNSTOPPABLE:
+        return bool(solver.solve())
+    if solver_name in BUDGET_ONLY:
+        # Every slice ends a solve call, and the next one starts over from the root, so the slice sizes steer
+        # the search. They follow a fixed schedule (SLICE_SCHEDULE), not the measured speed, so the same
+        # puzzle takes the same path on every run and machine; only a slice that would run past the deadline
+        # is cut to fit it (by the speed of the previous slice).
+        schedule = iter(SLICE_SCHEDULE)
+        budget = next(schedule)
+        while True:
+            solver.conf_budget(budget)
+            t = time.monotonic()
+            answer = solver.solve_limited()
+            if answer is not None:
+                return bool(answer)
+            now = time.monotonic()
+            if now >= deadline:
+                return None
+            rate = budget / max(now - t, 1e-3)
+            budget = max(500, min(next(schedule, SLICE_SCHEDULE[-1]), int(rate * (deadline - now))))
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        answer = solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+    return None if answer is None else bool(answer)
+
+
+def write_proof(
+    cnf: PuzzleCnf,
+    blocking: list[list[int]],
+    proof_dir: str | os.PathLike[str],
+    puzzle: Puzzle,
+    solver_name: str,
+    deadline: float | None,
+    stats: dict[str, Any],
+) -> Proof | None:
+    """Write the final formula and a DRAT refutation of it; the Proof, or None if the proof solve
+    ran out of time (the CNF is still written) or, impossibly, found the formula satisfiable."""
+    from pysat.solvers import Solver
+
+    os.makedirs(proof_dir, exist_ok=True)
+    base = os.path.join(os.fspath(proof_dir), f"puzzle-{puzzle.fingerprint()}")
+    cnf_path, proof_path = base + ".cnf", base + ".drat"
+    comments = [f"{puzzle.title or 'untitled'}: {len(blocking)} blocking clause(s) at the end, one per solution found"]
+    with open(cnf_path, "w", encoding="ascii") as f:
+        f.write(to_dimacs(cnf, blocking, comments))
+    prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
+    t = time.monotonic()
+    with Solver(name=prover, bootstrap_with=cnf.clauses + blocking, with_proof=True) as solver:
+        answer = solve_until(solver, prover, deadline)
+        stats["proof_seconds"] = round(time.monotonic() - t, 4)
+        stats["proof_solver"] = prover
+        if answer is not False:
+            stats["proof_status"] = "timeout" if answer is None else "sat (not a refutation)"
+            return Proof(cnf_path=cnf_path, proof_path=None)
+        lines = solver.get_proof() or []
+    partial = proof_path + ".partial"  # renamed when complete: a killed child leaves no truncated proof
+    with open(partial, "w", encoding="ascii") as f:
+        f.writelines(line + "\n" for line in lines)
+    os.replace(partial, proof_path)
+    stats["proof_status"] = "written"
+    stats["proof_lines"] = len(lines)
+    return Proof(cnf_path=cnf_path, proof_path=proof_path)
+
+
+__all__ = ["DEFAULT_SOLVER", "SatBackend", "canonical_solver_name", "write_proof"]
