@@ -281,7 +281,7 @@ def test_every_explanation_implies_its_step(monkeypatch, shape):
 
     The mirrored grids repeat every clue in several lines: an explanation remembered for one line must not
     be handed to another line with the same clue and state (their level-0 facts differ). Keyed by clue, the
-    memo did exactly that from session 4 to 8, and the search answered `none` on Thing (webpbn 18297)."""
+    memo would do exactly that, and the search would answer `none` on Thing (webpbn 18297)."""
     from nonocp.engines.native.line import solve_line
 
     shrink, reason_of = Cdcl._shrink, Cdcl._reason_of

@@ -118,8 +118,8 @@ class Puzzle:
         """Why the clues cannot have a solution by counting alone (some colour's row clues paint a
         different number of cells than its column clues), or None when the counts agree.
 
-        Not part of validate(): such a file is a well-formed puzzle whose answer is `none` (DESIGN.md
-        once called it invalid; the command-line contract expects status `none`, exit 1).
+        Not part of validate(): such a file is a well-formed puzzle whose answer is `none` (the
+        command-line contract expects status `none`, exit 1).
         """
         for color in range(1, len(self.palette)):
             in_rows = sum(b.length for clue in self.rows for b in clue if b.color == color)

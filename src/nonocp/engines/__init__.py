@@ -21,9 +21,8 @@ BACKENDS: dict[str, str] = {
 
 # The engines that `check` compares by default: the independent ones (not hybrids).
 INDEPENDENT = ("native", "cpsat", "sat")
-# The default engine of `solve` and `bench`: the hybrid. On 23 survey puzzles (Dancer..Lion, 60 s limit,
-# benchmarks/bench_sat.py --backends native,auto,sat, 2026-11-26, one run) it decided all 23 in 79.6 s wall /
-# 30.7 CPU s, against sat 128.5 s / 53.9 CPU s and native 281.9 s / 115.8 CPU s with three timeouts.
+# The default engine of `solve` and `bench`: the hybrid, faster overall than either of its parts on the
+# survey set (benchmarks/README.md, "auto engine").
 DEFAULT_BACKEND = "auto"
 
 

@@ -19,8 +19,8 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
    if it has not answered after RACE_DELAY seconds, a second child starts RACE_PARTNER (Kissat) on the whole
    puzzle. The first to answer wins and the other is killed. Solutions found by either count together: two
    distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
-   everywhere on the survey set (session 8). CaDiCaL after native propagation meets the picture targets but
-   finds no solution of Knotty, Faase or Meow in 300 s; Kissat on the whole formula finds them in 120-195 s
+   everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
+   finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
    (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
    but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
    runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
@@ -43,22 +43,18 @@ from nonocp.engines.contract import SolveOptions
 from nonocp.engines.forked import fork_available, race_in_children
 from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
 
-# Probing before SAT is off by default. Measured in session 6 (`benchmarks/bench_sat.py --backends
-# auto,auto+probe --timeout 60`, the 31 survey puzzles, one run on a loaded machine; benchmarks/README.md):
-# without probing 5 timeouts and 246 CPU s, with probing 7 timeouts (Nature and Marley too) and 267 CPU s.
-# Probing won on some puzzles (M&M, Smoke, Thing, Center) and lost on others (Forever, Petro, Tragic, DiCap).
-# `extra={"probe": True}` turns it on.
+# Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
+# timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 # The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
-# formula, because Kissat's first solution is that fragile: Faase took 131-135 s on it and more than 200 s with
-# native's cells fixed (session 8, one run each).
+# formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
+# (benchmarks/README.md, "auto engine").
 RACE_PARTNER = "kissat404"
 # Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
 # (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
-# Measured on the survey set (session 9, 2 cores, partner at once): Gettys 14.7 s in the race against 11.7 s
-# alone, Marley 1.41 against 1.07; the race won Nature (0.73 against 1.80: Kissat found a second grid first)
-# and lost nothing on Knotty, Faase or Meow. After this delay only puzzles that CaDiCaL has not answered in
-# 15 s pay for the second core; every survey puzzle that it decides at all, it decides within that.
+# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/README.md,
+# "auto engine"). After this delay only puzzles that CaDiCaL has not answered in 15 s pay for the second
+# core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
 
 

@@ -57,9 +57,8 @@ DEFAULT_WORKERS = 1
 # probing pass of up to 1 unit when the search starts. On these models every pass derives ~200k binary
 # clauses and the later ones fix almost nothing (Nature: 3,388 cells/literals fixed by the first round,
 # 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
-# at 0.1. Measured on the 28 numbered survey puzzles (benchmarks/README.md, session 8), two runs: 34.3 and
-# 35.3 CPU s against 39.6 and 40.2 with full probing (deterministic time 51.6 against 66.6), every puzzle
-# decided by both; Nature, Marley, Sierp and Thing 1.2-1.9x faster, Gettys 6-12% slower.
+# at 0.1: faster in total on the numbered survey puzzles, every one decided either way (benchmarks/README.md,
+# "cpsat engine").
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}

@@ -2,9 +2,9 @@
 
 Why: some solvers cannot be stopped from inside the process. CaDiCaL's pysat binding has no working
 interrupt() or prop_budget() (both raise NotImplementedError in pysat 1.9.dev24), so the sat engine stops
-it between slices of conflicts, and one slice can run far past the time limit: on a loaded machine 23 of
-48 timed-out tournament solves ended 5-27 s late (session 5). Kissat and Lingeling cannot be stopped at
-all. A child process can always be killed, so the time limit becomes a hard one.
+it between slices of conflicts, and one slice can run far past the time limit on a loaded machine (seconds
+late). Kissat and Lingeling cannot be stopped at all. A child process can always be killed, so the time
+limit becomes a hard one.
 
 The child is a plain os.fork() of the caller: nothing is pickled on the way in (the puzzle, the options
 and any monkeypatching are simply there), and the child starts in about a millisecond. Only what the

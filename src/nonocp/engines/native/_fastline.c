@@ -7,9 +7,9 @@
  * n + 1 bits, and the carry of the gap extension stays below bit n + 1, so the fast path takes n < the
  * word's width; longer lines stay in Python.
  *
- * Why C: the native engine spends most of its time in line solves and in the propagation loop around them
- * (issue 3: the probing puzzles at 80-130 ms against a 50 ms target). Python's big-int operations cost
- * about 10 us a line solve however small the line; the same solve here costs well under one.
+ * Why C: the native engine spends most of its time in line solves and in the propagation loop around them.
+ * Python's big-int operations cost about 10 us a line solve however small the line; the same solve here
+ * costs well under one.
  *
  * The module is optional: nonocp.engines.native.fast imports it if it was built, and every caller falls
  * back to the Python code otherwise (or with NONOCP_PURE_PYTHON=1), so both must give the same answers

@@ -41,8 +41,7 @@ SEARCHES = ("cdcl", "dfs")
 # alone solves Tragic, Petro and Signed, on which CDCL with line-wide explanations alone timed out at 60 s.
 ROOT_PROBE = True
 # Root probing's branch scores also seed the CDCL decision order (`extra={"guide": False}` turns it off):
-# on taai2011 #251-262 the CDCL search went from 55 to 21 CPU s (#260: 708 to 168 conflicts, 27.9 to 4.4 s),
-# on Forever from 183 to 121 conflicts.
+# fewer conflicts on tournament puzzles and Forever (benchmarks/README.md, "native engine").
 
 
 class NativeBackend:

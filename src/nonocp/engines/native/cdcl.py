@@ -342,8 +342,8 @@ class Cdcl:
         removed = [base[c] & (packed >> (c * n)) for c in range(ncol)]
         if sum(m.bit_count() for m in removed) > 1:
             # Keyed by the line itself, never by its clue: two lines with the same clue and state can have
-            # different level-0 facts, and an explanation leans on its own line's facts (keyed by clue id
-            # from session 4 to 8, the search learned wrong clauses and answered `none` on Thing).
+            # different level-0 facts, and an explanation leans on its own line's facts (keyed by clue, the
+            # search would learn wrong clauses: tests/test_native.py checks this on mirrored grids).
             memo_key = (ln, tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
             need = self.explained.get(memo_key)
             if need is None:
@@ -581,8 +581,8 @@ class Cdcl:
                 clause, back, lbd = self._analyze(conflict)
                 self._backtrack(back)
                 self._add_clause(clause, lbd)
-                # every conflict: one costs milliseconds (about 0.1 s of wall time on a loaded machine), so
-                # checking only every 16th let a --timeout run 2-5 s late (taai2011 #577: 7.5 s for 5 s)
+                # every conflict: one can cost milliseconds on a loaded machine, so checking only every 16th
+                # lets a --timeout run seconds late
                 if deadline is not None and time.monotonic() > deadline:
                     raise Timeout
                 if not self.conflicts & 15:
