@@ -32,44 +32,10 @@ from nonocp.core.puzzle import Puzzle
 FORMATS = ("text", "json", "svg")
 
 
-def headline(ex: Explanation) -> str:
-    p = ex.puzzle
-    name = p.title or "untitled"
-    c = ex.counts
-    verdict = {
-        "solved": "solved" + (f" ({ex.status})" if ex.status is not None else ""),
-        "no-solution": "no solution",
-        "truncated": "stopped at --max-steps",
-        "timeout": "time limit reached",
-    }[ex.outcome]
-    return (f"{name} ({p.width}x{p.height}): {verdict}: {c['steps']} steps: {c['line']} line, {c['probes']} probe, "
-            f"{c['guesses']} guesses, {c['backtracks']} backtracks, depth {c['max_depth']}")
-
-
-def text_report(ex: Explanation, grids: bool = True) -> str:
-    from nonocp.render.partial import render_partial_text
-
-    p = ex.puzzle
-    ncells = p.width * p.height
-    masks = [(1 << len(p.palette)) - 1] * ncells
-    out = [headline(ex) + "\n"]
-    if grids:
-        out.append(render_partial_text(p, masks))
-    for s in ex.steps:
-        for r, c, m in s.changes:
-            masks[r * p.width + c] = m
-        indent = "  " * s.depth
-        out.append(f"\n{indent}Step {s.n}: {s.text} [{s.unknown} undecided]\n")
-        if grids and s.changes:
-            out.append(render_partial_text(p, masks, [(r, c) for r, c, _ in s.changes]))
-    if ex.status is not None and str(ex.status) == "multiple":
-        out.append("\nThe puzzle has other solutions too; this is the first one the engine reaches.\n")
-    return "".join(out)
-
-
 def write_svg(ex: Explanation, folder: str) -> list[str]:
     """One SVG per step (step-0000.svg is the empty grid) and index.html; returns the files written."""
     from nonocp.render.partial import index_html, render_partial_svg
+    from nonocp.render.steps_text import captions, headline, wrap
 
     p = ex.puzzle
     os.makedirs(folder, exist_ok=True)
@@ -79,34 +45,19 @@ def write_svg(ex: Explanation, folder: str) -> list[str]:
     entries: list[tuple[str, str]] = []
 
     def put(name: str, caption: str, changed) -> None:
-        svg = render_partial_svg(p, masks, changed, caption=_wrap(caption))
+        svg = render_partial_svg(p, masks, changed, caption=wrap(caption))
         write_output(os.path.join(folder, name), svg)
         written.append(name)
         entries.append((name, caption))
 
     put(f"step-{0:0{digits}d}.svg", "Step 0: the empty grid.", ())
-    for s in ex.steps:
+    for s, caption in zip(ex.steps, captions(ex), strict=True):
         for r, c, m in s.changes:
             masks[r * p.width + c] = m
-        put(f"step-{s.n:0{digits}d}.svg", f"Step {s.n}: {s.text}", [(r, c) for r, c, _ in s.changes])
+        put(f"step-{s.n:0{digits}d}.svg", caption, [(r, c) for r, c, _ in s.changes])
     write_output(os.path.join(folder, "index.html"), index_html(p.title or "nonocp explain", entries, headline(ex)))
     written.append("index.html")
     return written
-
-
-def _wrap(text: str, width: int = 60) -> list[str]:
-    """Caption lines of at most about `width` characters."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return lines
 
 
 def exit_code(outcomes: list[str]) -> int:
@@ -145,6 +96,8 @@ def explain_command(
         fail(f"--timeout: {timeout:g} must be more than 0 seconds")
     if fmt == "svg" and output is None:
         fail("--format svg writes one picture per step: give --output DIR")
+    from nonocp.render.steps_text import headline, step_text, text_report
+
     outcomes: list[str] = []
     with guarded():
         puzzles: list[Puzzle] = load_puzzles(puzzle, from_fmt)
@@ -163,7 +116,7 @@ def explain_command(
                 typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
                 continue
             if fmt == "json":
-                text = json.dumps(explanation_json(ex), ensure_ascii=False) + "\n"
+                text = json.dumps(explanation_json(ex, lambda s, p=p: step_text(s, p)), ensure_ascii=False) + "\n"
             else:
                 text = text_report(ex, grids=not no_grid)
                 if len(puzzles) > 1:
