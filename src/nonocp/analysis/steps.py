@@ -99,6 +99,14 @@ class Step:
         return cls(**kw)
 
 
+def _replay(puzzle: Puzzle, steps: Sequence[Step]) -> list[int]:
+    masks = [(1 << len(puzzle.palette)) - 1] * (puzzle.width * puzzle.height)
+    for s in steps:
+        for r, c, m in s.changes:
+            masks[r * puzzle.width + c] = m
+    return masks
+
+
 def line_name(puzzle: Puzzle, ln: int) -> tuple[str, int] | None:
     """An engine line number (rows first, then columns) as ("row" | "col", index); None for -1."""
     if ln < 0:
@@ -159,6 +167,7 @@ class StepMaker:
     # propagation under way (the next line deduction starts a new sweep)
     queue: dict[int, int] | None = None
     next_n: int = 1
+    guesses: int = 0  # guesses made so far (the engine's and the user's)
 
     def __post_init__(self) -> None:
         p = self.puzzle
@@ -185,6 +194,47 @@ class StepMaker:
     def restore(self, target: Sequence[int]) -> list[Change]:
         W = self.puzzle.width
         return [(i // W, i % W, m) for i, (m, now) in enumerate(zip(target, self.masks, strict=True)) if m != now]
+
+    def apply(self, step: Step) -> None:
+        """Take a step made elsewhere (by a StepMaker that started from this one's state) as the next one."""
+        W = self.puzzle.width
+        if step.kind == "guess":
+            assert step.cell is not None and step.color is not None
+            self.frames.append(Frame(step.n, step.cell, step.color, list(self.masks), len(self.solutions)))
+            self.guesses += 1
+        elif step.kind == "backtrack":
+            self.frames.pop()
+        for (r, c, m), o in zip(step.changes, step.old, strict=True):
+            self.masks[r * W + c] = m
+            self.undecided += bool(m & (m - 1)) - bool(o & (o - 1))
+        if step.kind == "solution":
+            self.solutions.append(list(self.masks))
+        self.steps.append(step)
+        self.next_n = step.n + 1
+        self.group = max(self.group, step.group)
+        self.last_pass = max(self.last_pass, step.pass_)
+
+    def undo(self) -> Step:
+        """Take back the last step (the grid, the guesses in force and the solutions as they were)."""
+        step = self.steps.pop()
+        W = self.puzzle.width
+        for (r, c, m), o in zip(step.changes, step.old, strict=True):
+            self.masks[r * W + c] = o
+            self.undecided += bool(o & (o - 1)) - bool(m & (m - 1))
+        if step.kind == "guess":
+            self.frames.pop()
+            self.guesses -= 1
+        elif step.kind == "backtrack":
+            assert step.cell is not None and step.color is not None and step.returns_to is not None
+            before = _replay(self.puzzle, self.steps[:step.returns_to - 1])
+            found = sum(1 for s in self.steps[:step.returns_to - 1] if s.kind == "solution")
+            self.frames.append(Frame(step.returns_to, step.cell, step.color, before, found))
+        elif step.kind == "solution":
+            self.solutions.pop()
+        self.next_n = step.n
+        self.last_pass = max((s.pass_ for s in self.steps), default=0)
+        self.queue = None
+        return step
 
     # --- passes
 
@@ -250,7 +300,7 @@ class StepMaker:
             self.queue = None
         elif isinstance(ev, native.Solution):
             self.solutions.append(list(self.masks))
-            self.add("solution", "solution", [], solution=len(self.solutions), guesses=ev.guesses)
+            self.add("solution", "solution", [], solution=len(self.solutions), guesses=self.guesses)
             self.queue = None
         elif isinstance(ev, native.Residue):
             self.add("all-remaining-cells", "all-remaining-cells", [(r, c, new) for r, c, _, new in ev.changes],
@@ -280,6 +330,7 @@ class StepMaker:
         r, c = cell
         frame = Frame(self.next_n, cell, color, list(self.masks), len(self.solutions))
         self.frames.append(frame)
+        self.guesses += 1
         step = self.add("guess", "guess", [(r, c, 1 << color)], cell=cell, color=color, by=by,
                         pass_=self.last_pass + 1)
         self._start([r, self.puzzle.height + c])
