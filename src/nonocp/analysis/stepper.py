@@ -26,8 +26,8 @@ nothing left below it the stepper backtracks the innermost guess itself; from a 
 
 State (`state()`, schema `nonocp-stepper/1`): the puzzle's size and fingerprint, the grid (one mask per cell,
 row-major, bit k = palette colour k), every step taken (for undo and replay), the guesses in force with the
-grid before each, the solutions reached, the counters, the `finished` flag and the last note. The batch of
-steps made ahead is not kept: a restored stepper asks the engine again, from the same grid and guesses.
+grid before each, the solutions reached, the counters, the `finished` flag, the last note, and the steps
+made ahead (so that a restored stepper takes exactly the steps the saved one would have taken).
 """
 
 from __future__ import annotations
@@ -312,6 +312,8 @@ class Stepper:
             "guesses": m.guesses,
             "finished": self.finished,
             "note": self.note,
+            "ahead": [s.as_dict() for s in self.ahead],
+            "ahead_ends": self.ahead_ends,
         }
 
     @classmethod
@@ -337,6 +339,8 @@ class Stepper:
                                 next_n=len(steps) + 1, guesses=int(state.get("guesses", 0)))
             s.finished = bool(state.get("finished", False))
             s.note = state.get("note")
+            s.ahead = deque(Step.from_dict(d) for d in state.get("ahead", ()))
+            s.ahead_ends = bool(state.get("ahead_ends", False))
         except StepperStateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
