@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -353,3 +354,68 @@ def test_cli_svg_needs_a_folder(tmp_path):
     assert res.exit_code == 2
     res = runner.invoke(app, ["explain", str(Path(tmp_path) / "missing.non")])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_cli_all_lists_every_solution_with_its_guesses():
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--all", "--no-grid"])
+    assert res.exit_code == 0, res.output
+    assert "9 solutions in all." in res.stdout
+    assert len(re.findall(r"^solution \d+ \(step \d+\): \d+ guess(es)? in force", res.stdout, re.M)) == 9
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--solutions", "2", "-f", "json"])
+    doc = json.loads(res.stdout)
+    assert len(doc["solutions"]) == 2 and not doc["exhaustive"] and doc["status"] == "multiple"
+    sols = get_backend("native").solve(load(str(PUZZLES / "smiley.non"))[0], SolveOptions(max_solutions=None))
+    every = {tuple(g.to_strings(load(str(PUZZLES / "smiley.non"))[0].palette)) for g in sols.solutions}
+    assert all(tuple(s["rows"]) in every for s in doc["solutions"])
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--solutions", "0"])
+    assert res.exit_code == 2
+
+
+def test_text_report_is_bounded():
+    """A big explanation's text stops drawing grids past the size bound or the deadline, and says so."""
+    from nonocp.render.steps_text import text_report
+
+    ex = explain(load(str(PUZZLES / "gen-bw-20x20.non"))[0])
+    full = text_report(ex, max_chars=None)
+    assert full.count("Step ") == len(ex.steps)
+    small = text_report(ex, max_chars=20_000)
+    assert len(small) < 45_000 and "(no more grids: the output limit was reached)" in small
+    tiny = text_report(ex, max_chars=3_000)
+    assert len(tiny) < 8_000 and "more steps left out" in tiny
+    late = text_report(ex, deadline=0.0)  # long past: words only after the first sixteen steps
+    assert "(no more grids: the time limit was reached)" in late and late.count("Step ") == len(ex.steps)
+    assert len(late) < len(full) / 2
+
+
+def test_cli_svg_index_pages_through_the_steps(tmp_path):
+    out = tmp_path / "steps"
+    res = runner.invoke(app, ["explain", str(PUZZLES / "heart.non"), "--format", "svg", "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    index = (out / "index.html").read_text()
+    assert 'id="back"' in index and 'id="next"' in index and "ArrowLeft" in index and "ArrowRight" in index
+
+
+@pytest.mark.slow
+def test_svg_index_keys_in_headless_chromium(tmp_path):
+    """The arrow keys and buttons of the index page, in a real browser (skipped without chromium)."""
+    import shutil
+    import subprocess
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not installed")
+    out = tmp_path / "steps"
+    runner.invoke(app, ["explain", str(PUZZLES / "heart.non"), "--format", "svg", "--output", str(out)])
+    (out / "keys.html").write_text(
+        '<!DOCTYPE html><html><head><title>none</title></head><body><iframe id="f" src="index.html#3"></iframe>'
+        "<script>document.getElementById('f').onload = function () { var d = this.contentDocument;"
+        "['ArrowRight', 'ArrowRight', 'ArrowLeft'].forEach(function (k) {"
+        "d.dispatchEvent(new KeyboardEvent('keydown', {key: k})); });"
+        "d.getElementById('next').click(); d.getElementById('next').click();"
+        "document.title = d.getElementById('where').textContent + ' / ' + d.getElementById('picture')"
+        ".getAttribute('src'); };</script></body></html>")
+    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                          "--virtual-time-budget=5000", "--dump-dom", (out / "keys.html").as_uri()],
+                         capture_output=True, text=True, timeout=120).stdout
+    n = len(list(out.glob("step-*.svg"))) - 1
+    assert f"<title>step 6 of {n} / step-0006.svg</title>" in dom

@@ -6,13 +6,14 @@ Steps are data (nonocp.analysis.steps); this module is where they become English
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from nonocp.analysis.explain import Explanation
 from nonocp.analysis.steps import Step
 from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import clue_tokens
-from nonocp.render.partial import render_partial_text
+from nonocp.render.partial import PartialText
 from nonocp.render.text import cell_symbol
 
 # What each line technique saw, after "Row 3 [2 1]: ".
@@ -81,8 +82,11 @@ def _sentence(step: Step, puzzle: Puzzle) -> str:
     if kind == "line":
         assert step.line is not None
         words = TECHNIQUE_WORDS.get(step.technique, step.technique)
-        if step.technique == "crossing-check" and step.cross is not None:
-            words = f"{where(step.cross)} [{clue_text(puzzle, step.cross)}] cannot place these colours here"
+        if step.technique == "crossing-check" and step.cross is not None and step.changes:
+            (r, c, new), old = step.changes[0], step.old[0]
+            gone = ", ".join(color_name(puzzle, k) for k in range(len(puzzle.palette)) if (old & ~new) >> k & 1)
+            words = (f"crossing check: {where(step.cross)} [{clue_text(puzzle, step.cross)}] cannot put "
+                     f"{gone} in {cell_name((r, c))}")
         return (f"{where(step.line).capitalize()} [{clue_text(puzzle, step.line)}]: {words}; "
                 f"{decided_words(step, puzzle)}.")
     if kind == "probe-contradiction":
@@ -153,16 +157,23 @@ def solutions_text(ex: Explanation) -> str:
     return "\n".join(out)
 
 
-def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = None) -> str:
+# Text reports stop drawing grids past this many characters (a grid per step of a big puzzle runs to
+# tens of megabytes), and stop altogether past twice as many.
+MAX_TEXT = 2_000_000
+
+
+def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX_TEXT,
+                deadline: float | None = None) -> str:
     """Each step in words, with the grid after it (undecided cells show their candidates; changed cells
-    are followed by `*`). `max_chars` bounds the text: past it the grids stop (the words go on, to the
-    same bound again, then a note says how many steps were left out)."""
+    are followed by `*`). Past `max_chars`, or once `deadline` (a time.monotonic() value) has passed, the
+    grids stop and a note says so; past twice `max_chars` the steps stop too, with a note."""
     p = ex.puzzle
     masks = [(1 << len(p.palette)) - 1] * (p.width * p.height)
+    drawer = PartialText(p)
     out = [headline(ex) + "\n"]
     size = len(out[0])
     if grids:
-        out.append(render_partial_text(p, masks))
+        out.append(drawer.render(masks))
         size += len(out[-1])
     for i, s in enumerate(ex.steps):
         for r, c, m in s.changes:
@@ -171,12 +182,15 @@ def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = Non
         if grids and s.changes:
             if max_chars is not None and size > max_chars:
                 grids = False
-                part = "\n(grids left out from here on: the output limit was reached)\n" + part
+                part = "\n(no more grids: the output limit was reached)\n" + part
+            elif deadline is not None and not i & 15 and time.monotonic() > deadline:
+                grids = False
+                part = "\n(no more grids: the time limit was reached)\n" + part
             else:
-                part += render_partial_text(p, masks, [(r, c) for r, c, _ in s.changes])
+                part += drawer.render(masks, [(r, c) for r, c, _ in s.changes])
         if max_chars is not None and size > 2 * max_chars:
             out.append(f"\n... {len(ex.steps) - i} more steps left out (the output limit was reached; "
-                       "use --format json or --max-steps)\n")
+                       "--format json has them all)\n")
             break
         out.append(part)
         size += len(part)

@@ -1,16 +1,20 @@
 """`nonocp explain PUZZLE`: the native engine's solving, step by step (see nonocp.analysis.explain).
 
 Formats: `text` (each step in words, then the grid after it: undecided cells show their candidate
-colours, `?` in black and white; changed cells are followed by `*`), `json` (the steps as data, schema in
-nonocp.analysis.explain; one object per puzzle per line), `svg` (`--output DIR`: one picture per step, the empty grid
-as step 0, and index.html listing them). Exit code: 0 solved (or stopped by --max-steps), 1 no
-solution, 2 bad input, 3 time limit.
+colours, `?` in black and white; changed cells are followed by `*`; bounded, see render/steps_text.py),
+`json` (the steps as data, schema in nonocp.analysis.explain; one object per puzzle per line), `svg`
+(`--output DIR`: one picture per step, the empty grid as step 0, and index.html to page through them).
+`--all` / `--solutions N` go on past the first solution; `--interactive` steps through it on a terminal
+(nonocp.cli.stepping). A time limit covers writing the steps out too. Exit code: 0 solved (or stopped by
+--max-steps), 1 no solution, 2 bad input, 3 time limit.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
+import time
 from typing import Annotated
 
 import typer
@@ -77,6 +81,14 @@ MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", help="Stop after
 TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
 NoGridOpt = Annotated[bool, typer.Option("--no-grid", help="Text: the steps in words only, no grid after each.")]
 FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
+AllOpt = Annotated[bool, typer.Option("--all", help="Go on past the first solution to every solution, each with "
+                                      "the guesses that led to it.")]
+SolutionsOpt = Annotated[int | None, typer.Option("--solutions", "-n", help="Like --all, but stop after N solutions.")]
+InteractiveOpt = Annotated[bool, typer.Option("--interactive", "-i", help="Step through it on a terminal: next, back, "
+                                              "r3/c7 (examine a line), all remaining cells, guess, quit.")]
+
+# With a time limit, the steps get this share of it and writing them out (grids included) the rest.
+EXPLAIN_SHARE = 0.75
 
 
 def explain_command(
@@ -87,9 +99,16 @@ def explain_command(
     timeout: TimeoutOpt = None,
     no_grid: NoGridOpt = False,
     from_fmt: FromOpt = None,
+    all_solutions: AllOpt = False,
+    solutions: SolutionsOpt = None,
+    interactive: InteractiveOpt = False,
 ) -> None:
     """Explain how the native engine solves PUZZLE, step by step; exit 0 solved, 1 no solution, 3 time limit."""
     fmt = choose(fmt, FORMATS, "--format")
+    if solutions is not None and solutions < 1:
+        fail(f"--solutions: {solutions} must be 1 or more")
+    if interactive:
+        interact(puzzle, from_fmt)
     if max_steps is not None and max_steps < 0:
         fail(f"--max-steps: {max_steps} must be 0 or more")
     if timeout is not None and timeout <= 0:
@@ -107,7 +126,9 @@ def explain_command(
             fail(f"{output}: is a file; --format svg needs a folder")
         collected: list[str] = []
         for i, p in enumerate(puzzles, 1):
-            ex = explain(p, max_steps=max_steps, time_limit=timeout)
+            start = time.monotonic()
+            ex = explain(p, max_steps=max_steps, time_limit=None if timeout is None else timeout * EXPLAIN_SHARE,
+                         all_solutions=all_solutions or solutions is not None, max_solutions=solutions)
             outcomes.append(ex.outcome)
             if fmt == "svg":
                 assert output is not None
@@ -118,7 +139,7 @@ def explain_command(
             if fmt == "json":
                 text = json.dumps(explanation_json(ex, lambda s, p=p: step_text(s, p)), ensure_ascii=False) + "\n"
             else:
-                text = text_report(ex, grids=not no_grid)
+                text = text_report(ex, grids=not no_grid, deadline=None if timeout is None else start + timeout)
                 if len(puzzles) > 1:
                     text = f"puzzle {i} of {len(puzzles)}: " + text + "\n"
             if output is None:
@@ -128,6 +149,24 @@ def explain_command(
         if output is not None and fmt != "svg":
             write_output(output, "".join(collected), inputs=[puzzle])
     raise typer.Exit(exit_code(outcomes))
+
+
+def interact(path: str, from_fmt: str | None) -> None:
+    """The --interactive mode (nonocp.cli.stepping); refuses without a terminal on both ends."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        fail("--interactive needs a terminal (standard input and output); use --format text or json to "
+             "read the steps instead")
+    with guarded():
+        puzzles = load_puzzles(path, from_fmt)
+        if len(puzzles) != 1:
+            fail(f"{path}: holds {len(puzzles)} puzzles; --interactive takes one")
+        from rich.console import Console
+
+        from nonocp.cli.stepping import run
+
+        console = Console(highlight=False)
+        run(puzzles[0], console, lambda: console.input("> "))
+    raise typer.Exit(EXIT_SOLVED)
 
 
 def register(app: typer.Typer) -> None:
