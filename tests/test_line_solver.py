@@ -1,5 +1,5 @@
 """The native line solver against brute force: exhaustive on short lines, hypothesis-driven up to length 10.
-Both implementations: the Python one (line.py) and, where it is built, the C one (_fastline.c via fast.py).
+Both implementations: the Python one (line.py) and, where it is built, the compiled core's (csrc/core.h).
 
 Oracles: `tests/oracle.py`'s `line_solutions` (every ncolors**length line, filtered by its runs) where that
 is affordable, and for longer colour lines a direct enumeration of block placements (itself checked
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import FULL_DEPTH, examples
 from nonocp.core.puzzle import Block, Clue, line_clue
-from nonocp.engines.native import fast
+from nonocp.engines.native import core
 from nonocp.engines.native.line import _reverse, line_feasible, solve_line
 from oracle import line_solutions
 
@@ -73,8 +73,8 @@ def expected(lines, cellmasks) -> list[int] | None:
     return out
 
 
-# the C solver is tested wherever it is built; tests/test_fastline.py fails if a compiler was there and it is not
-IMPLS = ["python", "c"] if fast.available() else ["python"]
+# the compiled solver is tested wherever it is built; tests/test_core.py fails if a compiler was there and it is not
+IMPLS = ["python", "c"] if core.available() else ["python"]
 
 
 def run_solver(clue: Clue, cellmasks, ncol: int, impl: str = "python") -> list[int] | None:
@@ -82,7 +82,8 @@ def run_solver(clue: Clue, cellmasks, ncol: int, impl: str = "python") -> list[i
     masks = [sum(((cellmasks[i] >> c) & 1) << i for i in range(n)) for c in range(ncol)]
     blocks = tuple((b.length, b.color) for b in clue)
     if impl == "c":
-        got = fast.solve_line(fast.plans_for([blocks], [n], ncol)[0], n, tuple(masks))
+        # a compiled core whose row 0 is this line (its columns are one empty cell each)
+        got = core.new_core([blocks] + [()] * n, [n] + [1] * n, 1, n, ncol, compiled=True).solve_line(0, masks)
     else:
         got = solve_line(blocks, n, masks)
         assert line_feasible(blocks, n, masks) == (got is not None), "the one-pass feasibility check must agree"

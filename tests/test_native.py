@@ -20,11 +20,14 @@ from nonocp.engines.native import (
     NativeBackend,
     ProbeAgreement,
     ProbeContradiction,
+    core,
     possible_colours,
     propagate_and_probe,
 )
-from nonocp.engines.native.cdcl import Cdcl
+from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine
+from nonocp.engines.native.line import solve_line
+from nonocp.engines.native.reference_cdcl import AUDIT_EXPLAIN, AUDIT_LEARN, AUDIT_REASON
 from nonocp.engines.native.search import all_remaining_cells
 from oracle import brute_force
 from strategies import grids, palette_of, puzzle_from_grid
@@ -196,18 +199,32 @@ def test_time_limit_gives_timeout():
     assert r.status is Status.TIMEOUT and not r.exhausted
 
 
-@pytest.mark.parametrize("search,where", [("", "cdcl"), ("dfs", "probe")])
-def test_keyboard_interrupt_propagates(monkeypatch, search, where):
-    def interrupted(self, *args, **kwargs):
+# the cores to run the engine's own tests on: the compiled one where it is built, and the reference
+CORES = ["c", "python"] if core.available() else ["python"]
+
+
+@pytest.mark.parametrize("which", CORES)
+@pytest.mark.parametrize("search", ["", "dfs"])
+def test_keyboard_interrupt_propagates(which, search):
+    """Ctrl-C in the middle of a long search (here a CPU-time timer's signal whose handler raises
+    KeyboardInterrupt, delivered while the compiled core runs) stops it and reaches the caller."""
+    import signal
+
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-knotty.txt")))[0]
+
+    def interrupt(signum, frame):
         raise KeyboardInterrupt
 
-    if where == "cdcl":
-        monkeypatch.setattr(Cdcl, "_propagate", interrupted)
-    else:
-        monkeypatch.setattr(Engine, "probe", interrupted)
-    perm = Puzzle(((Block(1),),) * 3, ((Block(1),),) * 3)
-    with pytest.raises(KeyboardInterrupt):
-        solve(perm, search=search, extra={"probe": False})
+    old = signal.signal(signal.SIGPROF, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_PROF, 0.05)
+        with pytest.raises(KeyboardInterrupt):
+            solve(puzzle, 2, search, extra={"core": which})
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 def test_unknown_search_is_refused():
@@ -280,52 +297,90 @@ def mirrored_grid(rng: random.Random, size: int, ncol: int, density: float) -> G
     return Grid.from_rows(rows + rows[: size - half][::-1])
 
 
+class Auditor:
+    """Checks what a CDCL search reports (core.py: audit) as it goes:
+
+    * every explanation (found now or remembered from an earlier state) names only the line's removals
+      (above level 0, or level-0 facts by now) and, on top of the line's level-0 state, makes the line
+      solver draw the same conclusion (colour k leaves cell i, or, for i < 0, no placement at all);
+    * every reason names earlier trail entries, and a line step's reason only entries made before the line
+      was solved;
+    * every learned clause holds in every solution of the puzzle not yet found when it was learned (the
+      search blocks the solutions it finds, so later clauses may exclude those).
+    """
+
+    def __init__(self, puzzle: Puzzle, solutions: list | None, found: list) -> None:
+        self.blocks = [tuple((b.length, b.color) for b in clue) for clue, _ in puzzle.lines()]
+        self.lengths = [n for _, n in puzzle.lines()]
+        self.W, self.ncol = puzzle.width, len(puzzle.palette)
+        self.solutions = solutions
+        self.found = found
+        self.checked = {AUDIT_EXPLAIN: 0, AUDIT_REASON: 0, AUDIT_LEARN: 0}
+
+    def __call__(self, kind: int, *args) -> None:
+        self.checked[kind] += 1
+        if kind == AUDIT_EXPLAIN:
+            ln, i, k, base, removed, need = args
+            assert all(r & ~b == 0 for r, b in zip(removed, base, strict=True)), "a level-0 fact as a removal"
+            # a remembered explanation may name removals that have become level-0 facts since (gone from base)
+            assert all(x & b & ~r == 0 for x, b, r in zip(need, base, removed, strict=True)), "not a removal"
+            masks = [b & ~x for b, x in zip(base, need, strict=True)]
+            res = solve_line(self.blocks[ln], self.lengths[ln], masks)
+            assert res is None if i < 0 else (res is None or not (res[k] >> i) & 1), "an explanation too weak"
+        elif kind == AUDIT_REASON:
+            t, rlim, out = args
+            assert all(x < t for x in out)
+            if rlim >= 0:
+                assert all(x < rlim for x in out)
+        elif self.solutions is not None:
+            (clause,) = args
+            blocked = {self.grid_of(st) for st in self.found}
+            for grid in self.solutions:
+                if grid in blocked:
+                    continue
+                assert any(grid.cells[v // self.ncol // self.W][v // self.ncol % self.W] == v % self.ncol
+                           for v in clause), "a learned clause cuts off a solution"
+
+    def grid_of(self, st: list[int]) -> Grid:
+        H = len(self.lengths) - self.W
+        rows = []
+        for r in range(H):
+            row = [0] * self.W
+            for k in range(1, self.ncol):
+                for c in range(self.W):
+                    if (st[r * self.ncol + k] >> c) & 1:
+                        row[c] = k
+            rows.append(tuple(row))
+        return Grid(tuple(rows))
+
+
+def audited_search(puzzle: Puzzle, which: str, limit: int | None, solutions: list | None) -> tuple[Auditor, bool]:
+    c = core.core_for(puzzle, compiled=which == "c")
+    found: list = []
+    auditor = Auditor(puzzle, solutions, found)
+    if c.propagate() < 0:
+        return auditor, True
+    exhausted = cdcl_enumerate(c, limit, found, audit=auditor)
+    assert all(puzzle.is_solution(auditor.grid_of(st)) for st in found)
+    if solutions is not None and exhausted:
+        assert {auditor.grid_of(st) for st in found} == set(solutions)
+    return auditor, exhausted
+
+
+@pytest.mark.parametrize("which", CORES)
 @pytest.mark.parametrize("shape", ["random", "mirrored"])
-def test_every_explanation_implies_its_step(monkeypatch, shape):
-    """Soundness of learning rests on the explanations: each set of removals that `_shrink` returns (found
-    now or remembered from an earlier state) must, on top of the line's level-0 facts, make the line solver
-    draw the same conclusion, and must consist of removals in that line made before the step.
+def test_every_explanation_implies_its_step(which, shape):
+    """Soundness of learning rests on the explanations (see Auditor), checked on the core that runs.
 
     The mirrored grids repeat every clue in several lines: an explanation remembered for one line must not
     be handed to another line with the same clue and state (their level-0 facts differ). Keyed by clue, the
     memo would do exactly that, and the search would answer `none` on Thing (webpbn 18297)."""
-    from nonocp.engines.native.line import solve_line
-
-    shrink, reason_of = Cdcl._shrink, Cdcl._reason_of
-    checked = [0, 0]
-
-    def checked_shrink(self, ln, packed, i, k):
-        out = shrink(self, ln, packed, i, k)
-        ncol = self.ncol
-        masks = list((self.snapshots[0] if self.snapshots else self.st)[ln * ncol:(ln + 1) * ncol])
-        for t in out:
-            if t >= 0 and self.tlevel[t] > 0:  # level-0 removals are in the snapshot already
-                assert t in self.line_trail[ln], "an explanation names a removal outside its line"
-                colour, at = self._in_line(self.trail[t], ln)
-                masks[colour] &= ~(1 << at)
-        res = solve_line(self.e.blocks[ln], self.e.length[ln], masks)
-        assert res is None if i < 0 else (res is None or not (res[k] >> i) & 1)
-        checked[0] += 1
-        return out
-
-    def checked_reason_of(self, t):
-        out = reason_of(self, t)
-        assert all(x < t for x in out)
-        if type(self.reason[t]) is int:
-            assert all(x < self.rlim[t] for x in out)
-            checked[1] += 1
-        return out
-
-    monkeypatch.setattr(Cdcl, "_shrink", checked_shrink)
-    monkeypatch.setattr(Cdcl, "_reason_of", checked_reason_of)
-    # the analysis in Python, which calls the two checked methods (the C analysis, fast.cdcl_analyze, calls
-    # the same C explanations directly; tests/test_fastline.py checks that it takes the same search path)
-    monkeypatch.setattr(Cdcl, "_analyze", Cdcl._analyze_python)
     # Sparse random grids (a third of the cells filled) have many solutions and make the search conflict;
     # for black-and-white and for 3 colours, puzzles until enough explanations were checked.
+    total = {AUDIT_EXPLAIN: 0, AUDIT_REASON: 0}
     for ncol in (2, 3):
         rng = random.Random(11 + ncol)
-        before = checked[0]
+        before = total[AUDIT_EXPLAIN]
         for n in range(40):
             density = 0.35 + 0.05 * (n % 3)
             if shape == "random":
@@ -333,14 +388,33 @@ def test_every_explanation_implies_its_step(monkeypatch, shape):
             else:
                 grid = mirrored_grid(rng, 13, ncol, density)
             puzzle = puzzle_from_grid(grid, palette_of(ncol))
-            r = solve(puzzle, 8, "", extra={"probe": False})
-            assert all(puzzle.is_solution(g) for g in r.solutions) and len(set(r.solutions)) == len(r.solutions)
-            if r.exhausted:
-                assert grid in r.solutions
-            if checked[0] - before > 150 and shape == "random":
+            auditor, _ = audited_search(puzzle, which, 8, None)
+            for kind in total:
+                total[kind] += auditor.checked[kind]
+            if total[AUDIT_EXPLAIN] - before > 150 and shape == "random":
                 break  # (mirrored: every puzzle, as the shared-clue cases come from a few of them)
-        assert checked[0] - before > 150, (ncol, checked)  # the learning machinery ran, not just propagation
-    assert checked[1] > 150, checked
+        assert total[AUDIT_EXPLAIN] - before > 150, (ncol, total)  # the learning machinery ran
+    assert total[AUDIT_REASON] > 150, total
+
+
+@pytest.mark.parametrize("which", CORES)
+def test_every_learned_clause_holds_in_every_solution_left(which):
+    """Learned clauses against every solution (found by brute force over the sat engine's enumeration, on
+    grids small enough to have few): none may cut off a solution the search has not yet reported."""
+    pytest.importorskip("pysat")
+    rng = random.Random(23)
+    learned = 0
+    for n in range(16):
+        ncol = (2, 2, 3)[n % 3]
+        grid = random_grid(rng, 11, 11, ncol, 0.35 + 0.05 * (n % 2))
+        puzzle = puzzle_from_grid(grid, palette_of(ncol))
+        every = get_backend("sat").solve(puzzle, SolveOptions(max_solutions=300))
+        if not every.exhausted:
+            continue
+        auditor, exhausted = audited_search(puzzle, which, None, list(every.solutions))
+        assert exhausted
+        learned += auditor.checked[AUDIT_LEARN]
+    assert learned > 100, learned
 
 
 def test_cdcl_learns_on_a_survey_puzzle_that_line_logic_cannot_solve():

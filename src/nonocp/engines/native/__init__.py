@@ -22,10 +22,11 @@ Public entry points (everything above the engines uses only these):
   `remaining_cells(puzzle, masks, limit, deadline)` is the same from a partial grid, bounded.
 * `solve_line(blocks, n, masks)`: the exact line solver itself (line.py).
 
-Modules: line.py (the line solver), engine.py (state, propagation, probing), cdcl.py (the default search:
-conflict-driven clause learning over cells, counting), search.py (the probing depth-first search,
-`native:dfs`, and the all-remaining-cells step), trace.py (the events an observer hears), fast.py and
-_fastline.c (the C line solver and loops), backend.py (the Backend).
+Modules: core.py (the core: one puzzle's search state and algorithms, compiled from csrc/ or the Python
+reference in reference.py and reference_cdcl.py, which it is tested against), line.py (the Python line
+solver), engine.py (a puzzle's core with list-state helpers and trace events), cdcl.py (the default
+search's driver: restarts, counting), search.py (the probing depth-first search, `native:dfs`, and the
+all-remaining-cells step), trace.py (the events an observer hears), limits.py (Timeout), backend.py.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from typing import Any
 
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines.native.backend import NativeBackend
-from nonocp.engines.native.engine import Engine, Timeout, line_event
+from nonocp.engines.native.engine import Engine, line_event
+from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import blocks_of, solve_line
 from nonocp.engines.native.search import all_remaining_cells, enumerate_solutions
 from nonocp.engines.native.trace import (
@@ -66,18 +68,20 @@ def propagate_and_probe(
     start = time.monotonic()
     engine = Engine(puzzle, deadline)
     engine.observer = observer
-    tracing = observer is not None
+    trace = engine.report if observer is not None else None
+    core = engine.core
     st = engine.initial_state()
     engine.restrict(st, fixed)
-    contradiction = engine.propagate(st, range(engine.nlines), tracing) < 0
+    core.set_state(st)
+    contradiction = core.propagate(None, trace) < 0
     t1 = time.monotonic()
     engine.stats.seconds["propagate"] = t1 - start
     if probe and not contradiction:
-        ok, _ = engine.probe(st, tracing)
+        ok, _ = core.probe(trace)
         contradiction = not ok
         engine.stats.seconds["probe"] = time.monotonic() - t1
-    masks = [] if contradiction else engine.to_masks(st)
-    return masks, contradiction, engine.stats.as_dict()
+    masks = [] if contradiction else core.masks()
+    return masks, contradiction, engine.stats_dict()
 
 
 @dataclass
@@ -121,7 +125,7 @@ def trace_solve(
     else:
         exhausted = enumerate_solutions(engine, root, max_solutions, found, traced=traced, residue=residue)
     engine.stats.seconds["total"] = time.monotonic() - start
-    return TraceResult([engine.to_masks(st) for st in found], exhausted, engine.stats.as_dict())
+    return TraceResult([engine.to_masks(st) for st in found], exhausted, engine.stats_dict())
 
 
 def line_masks(puzzle: Puzzle, masks: Sequence[int], line: int) -> list[int]:

@@ -10,7 +10,8 @@ from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, status_of
 from nonocp.engines.contract import SolveOptions
 from nonocp.engines.native.cdcl import cdcl_enumerate
-from nonocp.engines.native.engine import Engine, Timeout
+from nonocp.engines.native.engine import Engine
+from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.search import enumerate_solutions
 
 VERSION = "1.0"
@@ -44,9 +45,19 @@ ROOT_PROBE = True
 # fewer conflicts on tournament puzzles and Forever (benchmarks/README.md, "native engine").
 
 
+def compiled_choice(name: str) -> bool | None:
+    """The `core` option as new_core's `compiled` argument."""
+    choices = {"auto": None, "c": True, "python": False}
+    if name not in choices:
+        raise BackendUnavailable(f"native: unknown core {name!r} (choose from auto, c, python)")
+    return choices[name]
+
+
 class NativeBackend:
     name = "native"
-    OPTIONS = {"probe": bool, "guide": bool, "minimize": bool}  # settable by `nonocp solve --option`
+    # settable by `nonocp solve --option`; `core` picks the implementation: c, python (the reference) or
+    # auto (the compiled core when it takes the puzzle)
+    OPTIONS = {"probe": bool, "guide": bool, "minimize": bool, "core": str}
 
     def __init__(self, variant: str = "") -> None:
         if variant and variant not in SEARCHES:
@@ -58,25 +69,25 @@ class NativeBackend:
         return True
 
     @staticmethod
-    def _cdcl_search(engine: Engine, root: list[int], limit: int | None, found: list[list[int]],
-                     options: SolveOptions) -> bool:
-        """Root probing (unless `extra["probe"]` is False), then CDCL; True when the search is exhausted."""
-        scores: dict[tuple[int, int], int] = {}
+    def _cdcl_search(engine: Engine, limit: int | None, found: list[list[int]], options: SolveOptions) -> bool:
+        """Root probing (unless `extra["probe"]` is False), then CDCL on the core's propagated state; True when
+        the search is exhausted."""
+        core = engine.core
         if options.extra.get("probe", ROOT_PROBE):
-            ok, _ = engine.probe(root, scores=scores if options.extra.get("guide", True) else None)
+            ok, _ = core.probe()
             if not ok:
                 return True  # probing proved there is no solution
-        return cdcl_enumerate(engine, root, limit, found, options.progress,
-                              options.extra.get("minimize", True), scores)
+        return cdcl_enumerate(core, limit, found, options.progress, options.extra.get("minimize", True),
+                              options.extra.get("guide", True))
 
     def version(self) -> str:
-        from nonocp.engines.native import fast
+        from nonocp.engines.native import core
 
-        return f"{VERSION} (line solver: {fast.implementation()})"
+        return f"{VERSION} (core: {core.implementation()})"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
-        engine = Engine(puzzle, options.deadline(start))
+        engine = Engine(puzzle, options.deadline(start), compiled_choice(options.extra.get("core", "auto")))
         stats = engine.stats
         found: list[list[int]] = []
         exhausted = False
@@ -86,18 +97,20 @@ class NativeBackend:
             limit = 1
         phase = "propagate"
         t = start
+        core = engine.core
         try:
             root = engine.initial_state()
             engine.restrict(root, options.fixed)
-            if engine.propagate(root, range(engine.nlines)) < 0:
+            core.set_state(root)
+            if core.propagate() < 0:
                 exhausted = True
             else:
                 stats.seconds["propagate"] = time.monotonic() - t
                 phase, t = "search", time.monotonic()
                 if self.search == "dfs":
-                    exhausted = enumerate_solutions(engine, root, limit, found, options.progress)
+                    exhausted = enumerate_solutions(engine, core.state(), limit, found, options.progress)
                 else:
-                    exhausted = self._cdcl_search(engine, root, limit, found, options)
+                    exhausted = self._cdcl_search(engine, limit, found, options)
         except Timeout:
             timed_out = True
         stats.seconds[phase] = time.monotonic() - t
@@ -110,5 +123,5 @@ class NativeBackend:
             exhausted=exhausted,
             backend=f"{self.name}:{self.variant}" if self.variant else self.name,
             seconds=elapsed,
-            stats={**stats.as_dict(), "line_solver": "c" if engine.fast_plans is not None else "python"},
+            stats=engine.stats_dict(),
         )

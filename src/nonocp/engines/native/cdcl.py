@@ -1,51 +1,32 @@
-"""Search with learning: conflict-driven clause learning (CDCL) over cells, with the line solver as propagator.
+"""The CDCL search's driver, the same for both cores: restarts, solutions, limits and progress.
 
-Why: the depth-first search of search.py forgets why a branch failed, so on puzzles such as Forever
-(webpbn 6574) it re-discovers the same dead ends under every later decision and never finishes. Here
-every failure is analysed and turned into a clause (a "nogood") that forbids the cause everywhere else.
+The search itself (propagation with clause watches and line solves, conflict analysis with shrunk line
+explanations, learning, forgetting, decisions) runs inside the core: reference_cdcl.py says what it does,
+and csrc/cdcl.c does exactly that in C. The core hands control back here at each solution, at each restart
+point and (with a progress callback) about twice a second; this loop decides what happens next.
 
-The model. One Boolean per (cell, colour): p(v), v = cell * ncol + colour, "the cell is that colour"
-(exactly one colour per cell). The search state is which p(v) are known false: the *removals*, kept on a
-trail in the order they were made, each with its decision level and its reason:
-
-* a decision (reason None): the search removes one colour from one undecided cell;
-* a line step (reason: the line): the exact line solver removed it. Its explanation is every earlier
-  removal in the same line (the line solver's answer depends on nothing else). That is always correct
-  but coarse, so during analysis it is shrunk to the removals near the cell that still imply the step
-  (`_shrink`); propagation only records each line's removals as they happen (`line_cum`);
-* a clause step (reason: the other literals of a clause): all other literals of a learned clause are
-  false, so its last literal p(v) is true and every other colour of that cell is removed.
-
-Learned clauses are disjunctions of positive literals p(v) ("one of these cells has that colour"), the
-negation of a set of removals that together lead to a contradiction. They are found by the usual first-UIP
-analysis, watched with two watched literals, and most are forgotten again when there are many (the ones
-spanning the most decision levels go first). Restarts follow the Luby sequence; decisions take the cell
-with the highest activity (bumped when it takes part in a conflict) and its last colour (phase saving).
-
-This is the engine's all-remaining-cells step: when line logic and root probing stall, it considers every
-remaining unknown cell together and is exhaustive over them (nothing is pruned except by sound
-propagation and by clauses implied by the clues), so every solution of the residue is reached or refuted.
-
-Counting solutions: on reaching a solution, the clause "not all of this path's decisions" is added (the
-decisions and sound propagation determine that one solution, so it forbids exactly it) and the search goes
-on. A contradiction at decision level 0 proves that no solution is left: the count is exhausted.
+* Restarts follow the Luby sequence, RESTART_UNIT conflicts a unit.
+* Counting solutions: each solution found is blocked by the clause "not all of this path's decisions"
+  (the decisions and sound propagation determine that one solution, so it forbids exactly it) and the
+  search goes on. A contradiction at decision level 0 proves that no solution is left: the count is
+  exhausted.
 """
 
 from __future__ import annotations
 
-import time
-from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
-from nonocp.engines.native import fast
-from nonocp.engines.native.engine import Engine, Timeout
+from nonocp.engines.native.core import Core
+from nonocp.engines.native.reference_cdcl import PAUSE, RESTART, SOLUTION
 
 State = list[int]
 
+RESTART_UNIT = 64  # conflicts per Luby unit
+PROGRESS_EVERY = 0.5  # seconds between progress reports
 
 
-def _luby(i: int) -> int:
+def luby(i: int) -> int:
     """Term i (from 0) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (as MiniSat computes it)."""
     size, seq = 1, 0
     while size < i + 1:
@@ -58,584 +39,41 @@ def _luby(i: int) -> int:
     return 1 << seq
 
 
-class Cdcl:
-    """One search over the residue of `root` (a propagated state of `engine`)."""
-
-    RESTART_UNIT = 64  # conflicts per Luby unit
-    FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
-    DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
-    GREEDY_MAX = 12  # explanations with at most this many removals in their window get greedy deletion
-
-    def __init__(self, engine: Engine, root: State, minimize: bool = True,
-                 probe_scores: dict[tuple[int, int], Any] | None = None) -> None:
-        self.e = engine
-        H, W, ncol = engine.H, engine.W, engine.ncol
-        self.H, self.W, self.ncol = H, W, ncol
-        ncells = H * W
-        self.ncells = ncells
-        self.st = list(root)
-        # Per variable: still possible? (the same facts as the bitsets, read in O(1)); per cell: colours left.
-        self.alive = bytearray(ncells * ncol)
-        self.cnt = [0] * ncells
-        for r in range(H):
-            for c in range(W):
-                cell = r * W + c
-                for k in range(ncol):
-                    if (root[r * ncol + k] >> c) & 1:
-                        self.alive[cell * ncol + k] = 1
-                        self.cnt[cell] += 1
-        # The trail: removals made by this search (the root's own removals are facts, not on it; removals the
-        # search proves at level 0, e.g. learned units, are on it at level 0 and never explained further).
-        self.trail: list[int] = []  # variable removed
-        self.tlevel: list[int] = []
-        self.reason: list[Any] = []  # None (decision), int (line), or tuple of variables (clause)
-        self.rlim: list[int] = []  # for a line step: the trail length when the line was solved
-        self.pos = [-1] * (ncells * ncol)  # trail index of a removed variable (-1: level 0 or alive)
-        self.line_trail: list[list[int]] = [[] for _ in range(engine.nlines)]  # trail indices per line
-        # Per line, parallel to line_trail: every removal in the line so far, packed in one int (bit
-        # colour * length + position), so an explanation reads the line's state at any point in O(1).
-        self.line_cum: list[list[int]] = [[] for _ in range(engine.nlines)]
-        self.trail_lim: list[int] = []  # trail length at the start of each level >= 1
-        self.snapshots: list[State] = []  # st at the moment of each decision
-        self.qhead = 0  # next trail entry whose clause watches are still to be visited
-        self.queue: list[int] = []
-        self.inq = bytearray(engine.nlines)
-        self.watches: list[list[list[int]]] = [[] for _ in range(ncells * ncol)]
-        self.learned: list[tuple[int, list[int]]] = []  # (LBD, clause), may be forgotten
-        self.activity = [0.0] * ncells
-        self.inc = 1.0
-        self.phase = [-1] * ncells
-        self.conflicts = 0
-        self.restarts = 0
-        self.max_learned = self.FIRST_REDUCE
-        self.minimize = minimize  # shrink line explanations (see _shrink)
-        self.explained: dict[Any, list[tuple[int, int]]] = {}
-        self.conflict_line = -1  # the line of the last conflict, -1 when a clause conflicted
-        if probe_scores:
-            self._seed_activity(probe_scores)
-
-    # ----------------------------------------------------------------- trail
-
-    def level(self) -> int:
-        return len(self.trail_lim)
-
-    def _remove(self, v: int, reason: Any, rlim: int, skip_line: int) -> None:
-        """Record the removal of variable v (its colour from its cell) and queue the lines it touches."""
-        ncol, W, H = self.ncol, self.W, self.H
-        cell, k = divmod(v, ncol)
-        r, c = divmod(cell, W)
-        self.alive[v] = 0
-        self.cnt[cell] -= 1
-        st = self.st
-        st[r * ncol + k] &= ~(1 << c)
-        st[(H + c) * ncol + k] &= ~(1 << r)
-        t = len(self.trail)
-        self.trail.append(v)
-        self.tlevel.append(len(self.trail_lim))
-        self.reason.append(reason)
-        self.rlim.append(rlim)
-        self.pos[v] = t
-        lt, lc = self.line_trail, self.line_cum
-        lt[r].append(t)
-        lt[H + c].append(t)
-        x = lc[r]
-        x.append((x[-1] if x else 0) | 1 << (k * W + c))
-        x = lc[H + c]
-        x.append((x[-1] if x else 0) | 1 << (k * H + r))
-        inq, queue = self.inq, self.queue
-        if r != skip_line and not inq[r]:
-            inq[r] = 1
-            queue.append(r)
-        cl = H + c
-        if cl != skip_line and not inq[cl]:
-            inq[cl] = 1
-            queue.append(cl)
-
-    def _backtrack(self, level: int) -> None:
-        if level >= len(self.trail_lim):
-            return
-        lim = self.trail_lim[level]
-        if self.e.fast_plans is not None:
-            fast.cdcl_undo(self, lim)  # the same list work in C (the loops below, a tenth of the search's time)
-        else:
-            self._undo_python(lim)
-        self.st = list(self.snapshots[level])
-        del self.snapshots[level:], self.trail_lim[level:]
-        self.qhead = lim
-        for ln in self.queue:
-            self.inq[ln] = 0
-        self.queue.clear()
-
-    def _undo_python(self, lim: int) -> None:
-        """Undo the removals from the end of the trail down to `lim` (alive, cnt, pos; a decided cell leaves its
-        colour in `phase`) and cut the trail's lists and every line's trail to `lim`."""
-        trail, alive, cnt, pos, ncol, phase = self.trail, self.alive, self.cnt, self.pos, self.ncol, self.phase
-        for t in range(len(trail) - 1, lim - 1, -1):
-            v = trail[t]
-            cell = v // ncol
-            if cnt[cell] == 1:  # the cell was decided: remember its colour for the next decision on it
-                for k in range(ncol):
-                    if alive[cell * ncol + k]:
-                        phase[cell] = k
-            alive[v] = 1
-            cnt[cell] += 1
-            pos[v] = -1
-        del trail[lim:], self.tlevel[lim:], self.reason[lim:], self.rlim[lim:]
-        for lt, lc in zip(self.line_trail, self.line_cum, strict=True):
-            while lt and lt[-1] >= lim:
-                lt.pop()
-                lc.pop()
-
-    # ----------------------------------------------------------------- propagation
-
-    def _propagate(self) -> list[int] | None:
-        """Clause watches and line solves to a fixpoint. Returns None, or a conflict as trail indices.
-
-        With the C line solver (fast.py) the whole loop runs in C (fast.cdcl_propagate), on this object's own
-        lists in the same order, so the search takes the same path either way (tests/test_fastline.py)."""
-        e = self.e
-        if e.fast_plans is not None:
-            conflict, line, self.qhead, solves = fast.cdcl_propagate(self, e.fast_plans, e.length, self.qhead)
-            if conflict is not None:
-                self.conflict_line = line
-            e.count_line_solves(solves)
-            return conflict
-        return self._propagate_python()
-
-    def _propagate_python(self) -> list[int] | None:
-        """_propagate in Python, with the engine's line_result."""
-        ncol, H, W = self.ncol, self.H, self.W
-        line_result = self.e.line_result
-        queue, inq = self.queue, self.inq
-        trail = self.trail
-        while True:
-            while self.qhead < len(trail):
-                v = trail[self.qhead]
-                self.qhead += 1
-                if self.watches[v]:
-                    conflict = self._visit_watches(v)
-                    if conflict is not None:
-                        return conflict
-            if not queue:
-                return None
-            ln = queue.pop()
-            inq[ln] = 0
-            base = ln * ncol
-            st = self.st
-            old = (st[base], st[base + 1]) if ncol == 2 else tuple(st[base:base + ncol])
-            res = line_result(ln, old)
-            if res is None:
-                self.conflict_line = ln
-                return list(self.line_trail[ln])
-            if res == old:
-                continue
-            lim = len(trail)
-            for col in range(ncol):
-                rem = old[col] ^ res[col]
-                while rem:
-                    low = rem & -rem
-                    rem ^= low
-                    i = low.bit_length() - 1
-                    cell = ln * W + i if ln < H else i * W + (ln - H)
-                    self._remove(cell * ncol + col, ln, lim, ln)
-
-    def _visit_watches(self, v: int) -> list[int] | None:
-        """p(v) just became false: move the watches of the clauses watching it; unit clauses propagate."""
-        alive, cnt, ncol, watches, pos = self.alive, self.cnt, self.ncol, self.watches, self.pos
-        ws = watches[v]
-        watches[v] = keep = []
-        n = len(ws)
-        i = 0
-        while i < n:
-            cl = ws[i]
-            i += 1
-            if not cl:  # forgotten clause: drop the watch
-                continue
-            if cl[0] == v:
-                cl[0], cl[1] = cl[1], v
-            other = cl[0]
-            if alive[other] and cnt[other // ncol] == 1:  # satisfied
-                keep.append(cl)
-                continue
-            for j in range(2, len(cl)):
-                w = cl[j]
-                if alive[w]:
-                    cl[1], cl[j] = w, v
-                    watches[w].append(cl)
-                    break
-            else:
-                keep.append(cl)
-                if not alive[other]:  # every literal false: conflict
-                    keep.extend(ws[i:])
-                    self.conflict_line = -1
-                    return [pos[w] for w in cl]
-                # unit: the cell of `other` takes its colour; the other literals are the reason
-                why = tuple(cl[1:])
-                cell = other // ncol
-                for u in range(cell * ncol, cell * ncol + ncol):
-                    if u != other and alive[u]:
-                        self._remove(u, why, 0, -1)
-        return None
-
-    # ----------------------------------------------------------------- learning
-
-    def _reason_of(self, t: int) -> list[int] | tuple[int, ...]:
-        """Trail indices of the removals that imply trail entry t (which is not a decision)."""
-        why = self.reason[t]
-        if type(why) is int:
-            lt = self.line_trail[why]
-            n = bisect_left(lt, self.rlim[t])
-            if self.minimize:
-                k, at = self._in_line(self.trail[t], why)
-                return self._shrink(why, self.line_cum[why][n - 1] if n else 0, at, k)
-            return lt[:n]
-        pos = self.pos
-        return [pos[w] for w in why]
-
-    def _in_line(self, v: int, ln: int) -> tuple[int, int]:
-        """(colour, position in line ln) of variable v, whose cell lies on that line."""
-        cell, k = divmod(v, self.ncol)
-        r, c = divmod(cell, self.W)
-        return k, (c if ln < self.H else r)
-
-    # Explanations. The line solver's answer depends only on the line, so "every earlier removal in the
-    # line" always explains a line step; but most of those removals are irrelevant to one cell, and the
-    # learned clause is only as general as its explanations. `_shrink` keeps the removals near the cell
-    # that still make the line solver draw the same conclusion: the step is "implied" by a set of removals
-    # when the line solver, given only those on top of the level-0 facts, removes colour k from cell i
-    # (k < 0: finds no placement at all).
-
-    def _shrink(self, ln: int, packed: int, i: int, k: int) -> list[int]:
-        """Trail indices of removals in line ln, among those in `packed` (see line_cum), that still imply
-        the step (see above and _shrink_python). With the C line solver, in C (fast.cdcl_shrink): the same
-        steps and the same memo, so the same explanations."""
-        e = self.e
-        if e.fast_plans is not None:
-            out, solves = fast.cdcl_shrink(self.snapshots[0] if self.snapshots else self.st, self.explained,
-                                           self.pos, e.fast_plans[ln], ln, e.length[ln], packed, i, k, self.W,
-                                           self.H, self.ncol, self.GREEDY_MAX)
-            e.count_line_solves(solves)
-            return out
-        return self._shrink_python(ln, packed, i, k)
-
-    def _shrink_python(self, ln: int, packed: int, i: int, k: int) -> list[int]:
-        """_shrink in Python.
-
-        Works on removal bitmasks, one per colour (so each trial costs a few big-int operations and one
-        line solve, not a Python loop over the removals):
-
-        1. the narrowest window of cells [a, b] around cell i whose removals suffice: first doubling a
-           radius, then a binary search for each edge (the line solver is monotone: more removals never
-           allow more, so "these removals suffice" is monotone in the window). For a contradiction
-           (i < 0), the shortest prefix that still contradicts, then the shortest suffix of it;
-        2. inside the window, greedy deletion of single cells, the farthest first, when few are left.
-
-        Remembered by (line, line state, cell, colour): level-0 facts only grow during a search, so an
-        explanation found over fewer facts stays valid over more.
-        """
-        ncol = self.ncol
-        n = self.e.length[ln]
-        b0 = ln * ncol
-        base = (self.snapshots[0] if self.snapshots else self.st)[b0:b0 + ncol]
-        # removals made at level 0 are already gone from `base`, so they drop out here (and `base` has only
-        # the line's n bits, so it also cuts each colour's slice out of `packed`)
-        removed = [base[c] & (packed >> (c * n)) for c in range(ncol)]
-        if sum(m.bit_count() for m in removed) > 1:
-            # Keyed by the line itself, never by its clue: two lines with the same clue and state can have
-            # different level-0 facts, and an explanation leans on its own line's facts (keyed by clue, the
-            # search would learn wrong clauses: tests/test_native.py checks this on mirrored grids).
-            memo_key = (ln, tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
-            need = self.explained.get(memo_key)
-            if need is None:
-                need = self._narrow(ln, base, removed, i, k)
-                if len(self.explained) > 200_000:
-                    self.explained.clear()
-                self.explained[memo_key] = need
-        else:
-            need = removed  # at most one removal: nothing to shrink
-        pos, W = self.pos, self.W
-        row = ln < self.H
-        out = []
-        for c in range(ncol):
-            m = need[c]
-            while m:
-                low = m & -m
-                m ^= low
-                p = low.bit_length() - 1
-                cell = ln * W + p if row else p * W + (ln - self.H)
-                out.append(pos[cell * ncol + c])
-        return out
-
-    def _narrow(self, ln: int, base: list[int], removed: list[int], i: int, k: int) -> tuple[int, ...]:
-        """Per colour, the removals (a subset of `removed`) that suffice for the step; see _shrink_python.
-        (With the C line solver all of _shrink runs in C, this step as its narrow_core.)"""
-        n = self.e.length[ln]
-        ncol = self.ncol
-        line_result, line_feasible = self.e.line_result, self.e.line_feasible
-
-        def implies(keep: list[int]) -> bool:
-            masks = tuple(base[c] & ~keep[c] for c in range(ncol))
-            if k < 0:  # a contradiction: only feasibility matters (one pass of the line solver, not two)
-                return not line_feasible(ln, masks)
-            res = line_result(ln, masks)
-            return res is None or not (res[k] >> i) & 1
-
-        def window(a: int, b: int) -> list[int]:
-            w = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1) if a <= b else 0
-            return [m & w for m in removed]
-
-        def largest_left(lo: int, hi: int, b: int) -> int:
-            """The largest left edge a in [lo, hi] whose window [a, b] still suffices ([lo, b] must)."""
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if implies(window(mid, b)):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            return lo
-
-        def smallest_right(a: int, lo: int, hi: int) -> int:
-            """The smallest right edge b in [lo, hi] whose window [a, b] still suffices ([a, hi] must)."""
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if implies(window(a, mid)):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            return lo
-
-        if i >= 0:
-            radius = 1
-            while radius < n and not implies(window(i - radius if radius <= i else 0, i + radius)):
-                radius *= 2
-            b = min(n - 1, i + radius)
-            a = largest_left(max(0, i - radius), i, b)
-            b = smallest_right(a, i, b)
-        else:  # the shortest prefix that contradicts, then the shortest suffix of it
-            b = smallest_right(0, 0, n - 1)
-            a = largest_left(0, b, b)
-        keep = window(a, b)
-        # Greedy deletion of single removals inside the window, when few: each costs one line solve.
-        inside = [(c, p) for c in range(ncol) for p in range(a, b + 1) if (keep[c] >> p) & 1]
-        if 1 < len(inside) <= self.GREEDY_MAX:
-            centre = i if i >= 0 else (a + b) // 2
-            inside.sort(key=lambda x: -abs(x[1] - centre))
-            for c, p in inside:
-                keep[c] &= ~(1 << p)
-                if not implies(keep):
-                    keep[c] |= 1 << p
-        return tuple(keep)
-
-    def _analyze(self, conflict: list[int]) -> tuple[list[int], int, int]:
-        """First-UIP analysis. Returns (learned clause as variables, asserting first; backjump level; LBD).
-        With the C line solver, in C (fast.cdcl_analyze: the same steps, bumps and explanations)."""
-        e = self.e
-        if e.fast_plans is not None:
-            clause, back, lbd, solves = fast.cdcl_analyze(self, conflict, e.fast_plans, e.length, self.GREEDY_MAX)
-            e.count_line_solves(solves)
-            self._decay_activity()
-            return clause, back, lbd
-        return self._analyze_python(conflict)
-
-    def _decay_activity(self) -> None:
-        """Later conflicts bump by more (VSIDS); all activities are scaled down before they overflow."""
-        self.inc *= self.DECAY
-        if self.inc > 1e100:
-            self.activity = [a * 1e-100 for a in self.activity]
-            self.inc *= 1e-100
-
-    def _analyze_python(self, conflict: list[int]) -> tuple[list[int], int, int]:
-        """_analyze in Python."""
-        trail, tlevel, ncol = self.trail, self.tlevel, self.ncol
-        cur = len(self.trail_lim)
-        seen = set()
-        lower: list[int] = []
-        count = 0
-        activity = self.activity
-        inc = self.inc
-        pending = conflict
-        idx = len(trail) - 1
-        while True:
-            for t in pending:
-                if t < 0 or t in seen:
-                    continue  # t < 0: a level-0 fact
-                seen.add(t)
-                lv = tlevel[t]
-                if lv == 0:
-                    continue
-                activity[trail[t] // ncol] += inc
-                if lv == cur:
-                    count += 1
-                else:
-                    lower.append(t)
-            while idx not in seen:
-                idx -= 1
-            t = idx
-            idx -= 1
-            count -= 1
-            if count == 0:
-                uip = t
-                break
-            pending = self._reason_of(t)
-        lower.sort(key=lambda x: -tlevel[x])
-        clause = [trail[uip]] + [trail[x] for x in lower]
-        back = tlevel[lower[0]] if lower else 0
-        lbd = len({tlevel[x] for x in lower}) + 1
-        self._decay_activity()
-        return clause, back, lbd
-
-    def _add_clause(self, clause: list[int], lbd: int | None) -> None:
-        """Attach a clause whose literals are all false but clause[0] (after the backjump), and assert it.
-
-        clause[1] must be the literal falsified last (the highest level), as the watch scheme needs.
-        `lbd` None marks a clause that must never be forgotten (a blocked solution)."""
-        if len(clause) >= 2:
-            self.watches[clause[0]].append(clause)
-            self.watches[clause[1]].append(clause)
-            if lbd is not None:
-                self.learned.append((lbd, clause))
-        why = tuple(clause[1:])
-        ncol = self.ncol
-        cell = clause[0] // ncol
-        for u in range(cell * ncol, cell * ncol + ncol):
-            if u != clause[0] and self.alive[u]:
-                self._remove(u, why, 0, -1)
-
-    def _reduce(self) -> None:
-        """Forget the worse half of the learned clauses (most decision levels, then longest), keep LBD <= 2."""
-        self.learned.sort(key=lambda x: (x[0], len(x[1])))
-        keep = len(self.learned) // 2
-        for lbd, cl in self.learned[keep:]:
-            if lbd > 2:
-                cl.clear()  # reasons on the trail are copies, so this never breaks an explanation
-        self.learned = [x for x in self.learned if x[1]]
-        self.max_learned = int(self.max_learned * 1.1) + 100
-
-    # ----------------------------------------------------------------- search
-
-    def _seed_activity(self, scores: dict[tuple[int, int], Any]) -> None:
-        """Start the decision order from root probing's branch scores (what each cell's probes decided).
-
-        Scaled below one conflict's bump, so they order the first decisions, like the probing DFS's
-        choice of cell, and then give way to what the conflicts say.
-        """
-        top = max(scores.values()) or 1
-        W = self.W
-        for (r, c), score in scores.items():
-            self.activity[r * W + c] = 0.5 * score / top
-
-    def _decide(self) -> int | None:
-        """The next decision variable (a colour to remove), or None when every cell is decided."""
-        cnt, act = self.cnt, self.activity
-        if self.e.fast_plans is not None:
-            best = fast.most_active(cnt, act)  # the same scan in C
-        else:
-            best, best_a = -1, -1.0
-            for cell in range(self.ncells):
-                if cnt[cell] > 1 and act[cell] > best_a:
-                    best, best_a = cell, act[cell]
-        if best < 0:
-            return None
-        ncol = self.ncol
-        keep = self.phase[best]
-        base = best * ncol
-        if keep < 0 or not self.alive[base + keep]:
-            keep = 0 if self.alive[base] else -1
-        # remove one colour other than the one to keep (in black and white: decide the cell)
-        for k in range(ncol - 1, -1, -1):
-            if k != keep and self.alive[base + k]:
-                return base + k
-        return None  # unreachable: the cell has two colours left
-
-    def run(
-        self,
-        limit: int | None,
-        found: list[State],
-        progress: Callable[[dict[str, Any]], None] | None = None,
-    ) -> bool:
-        """Append solutions (solved states) to `found` up to `limit`; True when none is left beyond them."""
-        e = self.e
-        stats = e.stats
-        deadline = e.deadline
-        # The root came propagated, but the lines must be solved once more so every line is at a fixpoint
-        # of this search's own state (cheap: cached).
-        for ln in range(e.nlines):
-            self.inq[ln] = 1
-            self.queue.append(ln)
-        restart_at = self.RESTART_UNIT * _luby(0)
-        since_restart = 0
-        last_report = time.monotonic()
-        while True:
-            conflict = self._propagate()
-            if conflict is not None:
-                self.conflicts += 1
-                if self.minimize and self.conflict_line >= 0:
-                    lc = self.line_cum[self.conflict_line]
-                    conflict = self._shrink(self.conflict_line, lc[-1] if lc else 0, -1, -1)
-                since_restart += 1
-                top = max((self.tlevel[t] for t in conflict if t >= 0), default=0)
-                if top == 0:  # the level-0 facts alone contradict: no solution is left
-                    return True
-                if top < self.level():
-                    self._backtrack(top)
-                clause, back, lbd = self._analyze(conflict)
-                self._backtrack(back)
-                self._add_clause(clause, lbd)
-                # every conflict: one can cost milliseconds on a loaded machine, so checking only every 16th
-                # lets a --timeout run seconds late
-                if deadline is not None and time.monotonic() > deadline:
-                    raise Timeout
-                if not self.conflicts & 15:
-                    if progress is not None and time.monotonic() - last_report > 0.5:
-                        last_report = time.monotonic()
-                        progress({"nodes": stats.nodes, "depth": self.level(), "conflicts": self.conflicts,
-                                  "solutions": len(found)})
-                if len(self.learned) > self.max_learned:
-                    self._reduce()
-                continue
-            if since_restart >= restart_at and self.trail_lim:
-                self.restarts += 1
-                since_restart = 0
-                restart_at = self.RESTART_UNIT * _luby(self.restarts)
-                self._backtrack(0)
-                continue
-            v = self._decide()
-            if v is None:  # every cell decided and every line at a fixpoint: a solution
-                found.append(list(self.st))
-                if limit is not None and len(found) >= limit:
-                    return False
-                decisions = [self.trail[lim] for lim in self.trail_lim]
-                if not decisions:
-                    return True
-                decisions.reverse()  # the last decision first: it is the one the clause flips
-                self._backtrack(len(decisions) - 1)
-                self._add_clause(decisions, None)
-                continue
-            stats.nodes += 1
-            self.snapshots.append(list(self.st))
-            self.trail_lim.append(len(self.trail))
-            if len(self.trail_lim) > stats.max_depth:
-                stats.max_depth = len(self.trail_lim)
-            self._remove(v, None, 0, -1)
-
-
 def cdcl_enumerate(
-    engine: Engine,
-    root: State,
+    core: Core,
     limit: int | None,
     found: list[State],
     progress: Callable[[dict[str, Any]], None] | None = None,
     minimize: bool = True,
-    probe_scores: dict[tuple[int, int], Any] | None = None,
+    guide: bool = True,
+    audit: Callable[..., None] | None = None,
 ) -> bool:
-    """Like search.enumerate_solutions, by CDCL: solutions of `root` into `found` up to `limit`.
+    """Solutions of the core's current (propagated) state into `found` (as states), up to `limit`.
 
-    Returns True when every solution below `root` is in `found`. Raises Timeout at the engine's deadline.
-    `minimize` False keeps whole-line explanations (for measuring what shrinking them buys).
-    """
-    solver = Cdcl(engine, root, minimize, probe_scores)
-    try:
-        return solver.run(limit, found, progress)
-    finally:
-        engine.stats.conflicts = solver.conflicts
-        engine.stats.restarts = solver.restarts
+    Returns True when every solution below the start is in `found`. Raises Timeout at the core's deadline
+    (`found` keeps what was found). `minimize` False keeps whole-line explanations; `guide` False ignores
+    the last probe's branch scores for the first decisions; `audit` hears every explanation and learned
+    clause (tests)."""
+    core.cdcl_begin(minimize, guide, audit)
+    restarts = 0
+    restart_at = RESTART_UNIT * luby(0)
+    pause = PROGRESS_EVERY if progress is not None else None
+    while True:
+        code = core.cdcl_search(restart_at, pause)
+        if code == SOLUTION:
+            found.append(core.cdcl_solution())
+            if limit is not None and len(found) >= limit:
+                return False
+            if not core.cdcl_block():
+                return True
+        elif code == RESTART:
+            restarts += 1
+            core.cdcl_restart()
+            restart_at = RESTART_UNIT * luby(restarts)
+        elif code == PAUSE:
+            assert progress is not None
+            counters = core.counters()
+            progress({"nodes": counters["decisions"], "depth": counters["max_level"],
+                      "conflicts": counters["conflicts"], "solutions": len(found)})
+        else:
+            return True
