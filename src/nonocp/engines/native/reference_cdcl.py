@@ -20,10 +20,13 @@ trail in the order they were made, each with its decision level and its reason:
 
 Learned clauses are disjunctions of positive literals p(v) ("one of these cells has that colour"), the
 negation of a set of removals that together lead to a contradiction. They are found by the usual first-UIP
-analysis, watched with two watched literals, and most are forgotten again when there are many (the ones
-spanning the most decision levels go first). Decisions take the cell with the highest activity (bumped
-when it takes part in a conflict, seeded from root probing's branch scores) and its last colour (phase
-saving). The driver restarts the search on the Luby sequence and blocks each solution it is given.
+analysis, minimized (a removal whose reason lies within the clause is dropped), watched with two watched
+literals, and most are forgotten again when there are many (the ones spanning the most decision levels go
+first). Decisions take the cell with the highest activity (bumped when it takes part in a conflict, seeded
+from root probing's branch scores) and keep its colour on the longest trail so far (target phases), else
+its last colour (phase saving), else its highest colour (ink first). The driver restarts the search on
+the Luby sequence and blocks each solution it is given. Why these: measured on tournament puzzles
+(benchmarks/results/native.md).
 
 The search is exhaustive over the residue (nothing is pruned except by sound propagation and by clauses
 implied by the clues), so every solution of the residue is reached or refuted.
@@ -91,7 +94,9 @@ class Cdcl:
         self.learned: list[tuple[int, list[int]]] = []  # (LBD, clause), may be forgotten
         self.activity = [0.0] * ncells
         self.inc = 1.0
-        self.phase = [-1] * ncells
+        self.phase = [-1] * ncells  # per cell: the colour it had when last undone
+        self.target = [-1] * ncells  # per cell: its colour on the longest trail so far
+        self.best_trail = 0
         self.conflicts = self.restarts = self.decisions = self.max_level = self.since_restart = 0
         self.max_learned = FIRST_REDUCE
         self.minimize = minimize  # shrink line explanations (see _shrink)
@@ -426,6 +431,17 @@ class Cdcl:
                 uip = t
                 break
             pending = self._reason_of(t)
+        if lower:
+            # minimization: drop the removals whose reason lies within the clause (and the facts)
+            inside = set(lower)
+            kept = []
+            for t in lower:
+                if self.reason[t] is not None:
+                    why = self._reason_of(t)
+                    if all(x < 0 or tlevel[x] == 0 or x in inside for x in why):
+                        continue
+                kept.append(t)
+            lower = kept
         lower.sort(key=lambda x: -tlevel[x])
         clause = [trail[uip]] + [trail[x] for x in lower]
         back = tlevel[lower[0]] if lower else 0
@@ -480,8 +496,11 @@ class Cdcl:
         ncol = self.ncol
         keep = self.phase[best]
         base = best * ncol
+        target = self.target[best]
+        if target >= 0 and self.alive[base + target]:
+            keep = target
         if keep < 0 or not self.alive[base + keep]:
-            keep = 0 if self.alive[base] else -1
+            keep = max(k for k in range(ncol) if self.alive[base + k])  # the highest colour left
         # remove one colour other than the one to keep (in black and white: decide the cell)
         for k in range(ncol - 1, -1, -1):
             if k != keep and self.alive[base + k]:
@@ -521,6 +540,14 @@ class Cdcl:
                 continue
             if self.since_restart >= restart_at and self.trail_lim:
                 return RESTART
+            if len(self.trail) > self.best_trail:  # the longest trail so far: its colours are the target phases
+                self.best_trail = len(self.trail)
+                cnt, alive, ncol, target = self.cnt, self.alive, self.ncol, self.target
+                for cell in range(self.ncells):
+                    if cnt[cell] == 1:
+                        for k in range(ncol):
+                            if alive[cell * ncol + k]:
+                                target[cell] = k
             v = self._decide()
             if v is None:  # every cell decided and every line at a fixpoint: a solution
                 return SOLUTION

@@ -29,7 +29,7 @@ typedef struct {
     long count, cap; /* entries */
     int *head;       /* ln, i, k per entry */
     word *data;      /* key masks then value masks per entry */
-    long *slots;     /* open addressing: entry index or -1 */
+    uint64_t *slots; /* open addressing: the hash's high half and the entry index, or EMPTY */
     long nslots;
 } Memo;
 
@@ -55,7 +55,10 @@ typedef struct Cdcl {
     int nlearned, caplearned;
     double *activity;
     double inc;
-    int *phase;
+    int *heap, *hpos, nheap; /* the undecided cells (and some decided ones, dropped when met), by activity */
+    int *phase;  /* per cell: the colour it had when last undone */
+    int *target; /* per cell: its colour on the longest trail so far */
+    int best_trail;
     long long conflicts, restarts, decisions, max_level, since_restart;
     long max_learned;
     int conflict_line;
@@ -92,6 +95,9 @@ static uint64_t memo_hash(int ncol, int ln, const word *key, int i, int k) {
     return h;
 }
 
+#define EMPTY UINT64_MAX
+#define TAG(h) ((h) & 0xffffffff00000000ULL)
+
 static long memo_find(const Memo *m, int ln, const word *key, int i, int k, uint64_t h, long *slot) {
     if (!m->nslots) {
         *slot = -1;
@@ -99,14 +105,18 @@ static long memo_find(const Memo *m, int ln, const word *key, int i, int k, uint
     }
     long s = (long)(h & (uint64_t)(m->nslots - 1));
     for (;;) {
-        long e = m->slots[s];
-        if (e < 0) {
+        uint64_t x = m->slots[s];
+        if (x == EMPTY) {
             *slot = s;
             return -1;
         }
-        const int *hd = m->head + 3 * e;
-        if (hd[0] == ln && hd[1] == i && hd[2] == k && !memcmp(m->data + 2 * m->ncol * e, key, sizeof(word) * m->ncol))
-            return e;
+        if (TAG(x) == TAG(h)) { /* the entry itself is read only when the tags agree */
+            long e = (long)(x & 0xffffffffULL);
+            const int *hd = m->head + 3 * e;
+            if (hd[0] == ln && hd[1] == i && hd[2] == k &&
+                !memcmp(m->data + 2 * m->ncol * e, key, sizeof(word) * m->ncol))
+                return e;
+        }
         s = (s + 1) & (m->nslots - 1);
     }
 }
@@ -119,18 +129,19 @@ static const word *memo_get(const Memo *m, int ln, const word *key, int i, int k
 
 static int memo_grow(Memo *m) {
     long nslots = m->nslots ? 2 * m->nslots : 1024;
-    long *slots = PyMem_Malloc(sizeof(long) * nslots);
+    uint64_t *slots = PyMem_Malloc(sizeof(uint64_t) * nslots);
     if (!slots) return 0;
-    for (long s = 0; s < nslots; s++) slots[s] = -1;
+    for (long s = 0; s < nslots; s++) slots[s] = EMPTY;
     PyMem_Free(m->slots);
     m->slots = slots;
     m->nslots = nslots;
     for (long e = 0; e < m->count; e++) {
         const int *hd = m->head + 3 * e;
         const word *key = m->data + 2 * m->ncol * e;
-        long s = (long)(memo_hash(m->ncol, hd[0], key, hd[1], hd[2]) & (uint64_t)(nslots - 1));
-        while (slots[s] >= 0) s = (s + 1) & (nslots - 1);
-        slots[s] = e;
+        uint64_t h = memo_hash(m->ncol, hd[0], key, hd[1], hd[2]);
+        long s = (long)(h & (uint64_t)(nslots - 1));
+        while (slots[s] != EMPTY) s = (s + 1) & (nslots - 1);
+        slots[s] = TAG(h) | (uint64_t)e;
     }
     return 1;
 }
@@ -139,7 +150,7 @@ static int memo_grow(Memo *m) {
 static int memo_put(Memo *m, int ln, const word *key, int i, int k, const word *value) {
     if (m->count > EXPLAINED_LIMIT) {
         m->count = 0;
-        for (long s = 0; s < m->nslots; s++) m->slots[s] = -1;
+        for (long s = 0; s < m->nslots; s++) m->slots[s] = EMPTY;
     }
     if (m->count == m->cap) {
         long cap = m->cap ? 2 * m->cap : 256;
@@ -153,7 +164,8 @@ static int memo_put(Memo *m, int ln, const word *key, int i, int k, const word *
     }
     if (2 * (m->count + 1) > m->nslots && !memo_grow(m)) return 0;
     long slot;
-    memo_find(m, ln, key, i, k, memo_hash(m->ncol, ln, key, i, k), &slot);
+    uint64_t h = memo_hash(m->ncol, ln, key, i, k);
+    memo_find(m, ln, key, i, k, h, &slot);
     long e = m->count++;
     int *hd = m->head + 3 * e;
     hd[0] = ln;
@@ -161,7 +173,7 @@ static int memo_put(Memo *m, int ln, const word *key, int i, int k, const word *
     hd[2] = k;
     memcpy(m->data + 2 * m->ncol * e, key, sizeof(word) * m->ncol);
     memcpy(m->data + 2 * m->ncol * e + m->ncol, value, sizeof(word) * m->ncol);
-    m->slots[slot] = e;
+    m->slots[slot] = TAG(h) | (uint64_t)e;
     return 1;
 }
 
@@ -203,6 +215,9 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     PyMem_Free(d->learned);
     PyMem_Free(d->activity);
     PyMem_Free(d->phase);
+    PyMem_Free(d->target);
+    PyMem_Free(d->heap);
+    PyMem_Free(d->hpos);
     PyMem_Free(d->arena);
     PyMem_Free(d->memo.head);
     PyMem_Free(d->memo.data);
@@ -258,6 +273,71 @@ static int watch_push(Watches *w, Clause *cl) {
     return 1;
 }
 
+/* ---------------------------------------------------------------- the decision order
+ * The reference scans every cell for the undecided one of highest activity (the first of equals); a binary
+ * heap ordered the same way (activity, then the lower cell first) finds the same cell in O(log cells). */
+
+static inline int heap_before(const Cdcl *d, int a, int b) {
+    return d->activity[a] > d->activity[b] || (d->activity[a] == d->activity[b] && a < b);
+}
+
+static void heap_up(Cdcl *d, int i) {
+    int x = d->heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!heap_before(d, x, d->heap[p])) break;
+        d->heap[i] = d->heap[p];
+        d->hpos[d->heap[i]] = i;
+        i = p;
+    }
+    d->heap[i] = x;
+    d->hpos[x] = i;
+}
+
+static void heap_down(Cdcl *d, int i) {
+    int x = d->heap[i];
+    for (;;) {
+        int l = 2 * i + 1;
+        if (l >= d->nheap) break;
+        int r = l + 1, m = r < d->nheap && heap_before(d, d->heap[r], d->heap[l]) ? r : l;
+        if (!heap_before(d, d->heap[m], x)) break;
+        d->heap[i] = d->heap[m];
+        d->hpos[d->heap[i]] = i;
+        i = m;
+    }
+    d->heap[i] = x;
+    d->hpos[x] = i;
+}
+
+static void heap_insert(Cdcl *d, int cell) {
+    if (d->hpos[cell] >= 0) return;
+    d->heap[d->nheap] = cell;
+    d->hpos[cell] = d->nheap++;
+    heap_up(d, d->nheap - 1);
+}
+
+static void heap_pop(Cdcl *d) {
+    int top = d->heap[0];
+    d->hpos[top] = -1;
+    if (--d->nheap) {
+        d->heap[0] = d->heap[d->nheap];
+        d->hpos[d->heap[0]] = 0;
+        heap_down(d, 0);
+    }
+}
+
+static void heap_build(Cdcl *d, int ncells) {
+    d->nheap = 0;
+    for (int cell = 0; cell < ncells; cell++) {
+        d->hpos[cell] = -1;
+        if (d->cnt[cell] > 1) {
+            d->heap[d->nheap] = cell;
+            d->hpos[cell] = d->nheap++;
+        }
+    }
+    for (int i = d->nheap / 2 - 1; i >= 0; i--) heap_down(d, i);
+}
+
 /* ---------------------------------------------------------------- trail (reference_cdcl.py: _remove, _backtrack) */
 
 static inline void enqueue(Cdcl *d, int ln) {
@@ -305,6 +385,7 @@ static void cd_backtrack(Core *c, Cdcl *d, int level) {
         d->alive[v] = 1;
         d->cnt[cell]++;
         d->pos[v] = -1;
+        heap_insert(d, cell);
         int r = cell / W, col = cell % W;
         c->st[(Py_ssize_t)r * ncol + k] |= WORD_ONE << col;
         c->st[(Py_ssize_t)(H + col) * ncol + k] |= WORD_ONE << r;
@@ -693,7 +774,9 @@ static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) 
             d->marked[nmarked++] = t;
             int lv = d->tlevel[t];
             if (lv == 0) continue;
-            d->activity[d->trail[t] / ncol] += inc;
+            int cell = d->trail[t] / ncol;
+            d->activity[cell] += inc;
+            if (d->hpos[cell] >= 0) heap_up(d, d->hpos[cell]);
             if (lv == cur)
                 count++;
             else
@@ -712,6 +795,32 @@ static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) 
     }
     for (int j = 0; j < nmarked; j++) d->seen[d->marked[j]] = 0;
     if (uip < 0) return 0;
+    if (nlower) { /* minimization: drop the removals whose reason lies within the clause (and the facts) */
+        for (int j = 0; j < nlower; j++) d->seen[d->lower[j]] = 1;
+        int failed = 0;
+        for (int j = 0; j < nlower; j++) {
+            int t = d->lower[j], redundant = 0;
+            if (d->rtype[t] != R_DECISION) {
+                int nr = reason_of(c, d, t, d->rbuf);
+                if (nr < 0) {
+                    failed = 1;
+                    break;
+                }
+                redundant = 1;
+                for (int x = 0; x < nr && redundant; x++) {
+                    int u = d->rbuf[x];
+                    if (u >= 0 && d->tlevel[u] > 0 && !d->seen[u]) redundant = 0;
+                }
+            }
+            d->marked[j] = !redundant;
+        }
+        for (int j = 0; j < nlower; j++) d->seen[d->lower[j]] = 0;
+        if (failed) return 0;
+        int m = 0;
+        for (int j = 0; j < nlower; j++)
+            if (d->marked[j]) d->lower[m++] = d->lower[j];
+        nlower = m;
+    }
     Lower *low = PyMem_Malloc(sizeof(Lower) * (nlower ? nlower : 1));
     if (!low) {
         PyErr_NoMemory();
@@ -738,6 +847,7 @@ static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) 
     d->inc *= 1.0 / 0.95;
     if (d->inc > 1e100) {
         for (int cell = 0; cell < c->ncells; cell++) d->activity[cell] *= 1e-100;
+        heap_build(d, c->ncells); /* rounding may have made equals of neighbours in the order */
         d->inc *= 1e-100;
     }
     if (d->audit && !call_audit(c, d, Py_BuildValue("(iN)", AUDIT_LEARN, ints_tuple(d->clause, *size)))) return 0;
@@ -815,16 +925,14 @@ static int reduce_learned(Cdcl *d) {
 /* ---------------------------------------------------------------- search */
 
 static int decide(Core *c, Cdcl *d) { /* reference_cdcl.py: _decide; -1 when every cell is decided */
-    int best = -1, ncol = c->ncol;
-    double best_a = -1.0;
-    for (int cell = 0; cell < c->ncells; cell++)
-        if (d->cnt[cell] > 1 && d->activity[cell] > best_a) {
-            best = cell;
-            best_a = d->activity[cell];
-        }
-    if (best < 0) return -1;
+    int ncol = c->ncol;
+    while (d->nheap && d->cnt[d->heap[0]] <= 1) heap_pop(d);
+    if (!d->nheap) return -1;
+    int best = d->heap[0];
     int keep = d->phase[best], base = best * ncol;
-    if (keep < 0 || !d->alive[base + keep]) keep = d->alive[base] ? 0 : -1;
+    if (d->target[best] >= 0 && d->alive[base + d->target[best]]) keep = d->target[best];
+    if (keep < 0 || !d->alive[base + keep])
+        for (keep = ncol - 1; !d->alive[base + keep]; keep--) continue; /* the highest colour left */
     for (int k = ncol - 1; k >= 0; k--)
         if (k != keep && d->alive[base + k]) return base + k;
     return -1;
@@ -867,6 +975,9 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->watches = PyMem_Calloc(nvars, sizeof(Watches));
     d->activity = PyMem_Calloc(ncells, sizeof(double));
     d->phase = PyMem_Malloc(sizeof(int) * ncells);
+    d->target = PyMem_Malloc(sizeof(int) * ncells);
+    d->heap = PyMem_Malloc(sizeof(int) * ncells);
+    d->hpos = PyMem_Malloc(sizeof(int) * ncells);
     d->confl = PyMem_Malloc(sizeof(int) * (nvars + 1));
     d->rbuf = PyMem_Malloc(sizeof(int) * (nvars + 1));
     d->lower = PyMem_Malloc(sizeof(int) * (nvars + 1));
@@ -875,7 +986,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->seen = PyMem_Calloc(nvars + 1, 1);
     if (!d->st0 || !d->alive || !d->cnt || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
         !d->rlim || !d->atop || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
-        !d->watches || !d->activity || !d->phase || !d->confl || !d->rbuf || !d->lower || !d->marked ||
+        !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
         !d->clause || !d->seen)
         goto nomem;
     for (int ln = 0; ln < nlines; ln++) {
@@ -894,6 +1005,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
         }
     for (int v = 0; v < nvars; v++) d->pos[v] = -1;
     for (int cell = 0; cell < ncells; cell++) d->phase[cell] = -1;
+    for (int cell = 0; cell < ncells; cell++) d->target[cell] = -1;
     for (int ln = 0; ln < nlines; ln++) { /* every line once, so that each is at a fixpoint of this search */
         d->queue[ln] = ln;
         d->inq[ln] = 1;
@@ -912,6 +1024,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
                 if (c->scored[cell]) d->activity[cell] = 0.5 * (double)c->score[cell] / (double)top;
         }
     }
+    heap_build(d, ncells);
     Py_RETURN_NONE;
 nomem:
     core_drop_cdcl(c);
@@ -972,6 +1085,13 @@ PyObject *Core_cdcl_search(Core *c, PyObject *args) {
         if (d->since_restart >= restart_at && d->nlevels) {
             code = RESTART;
             break;
+        }
+        if (d->ntrail > d->best_trail) { /* the longest trail so far: its colours are the target phases */
+            d->best_trail = d->ntrail;
+            for (int cell = 0; cell < c->ncells; cell++)
+                if (d->cnt[cell] == 1)
+                    for (int j = 0; j < c->ncol; j++)
+                        if (d->alive[cell * c->ncol + j]) d->target[cell] = j;
         }
         int v = decide(c, d);
         if (v < 0) { /* every cell decided and every line at a fixpoint: a solution */

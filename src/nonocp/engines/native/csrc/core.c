@@ -632,20 +632,17 @@ static long agreement(Core *c, Entry *e, Union *u, int r, int col, PyObject *tra
     return n < 0 ? n : n + 1;
 }
 
-/* probe(trace=None, branch=False) -> (consistent, best) (reference.py: probe) */
-static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"trace", "branch", NULL};
-    PyObject *trace = Py_None;
-    int want_branch = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|Op", kwlist, &trace, &want_branch)) return NULL;
-    if (trace == Py_None) trace = NULL;
+/* reference.py: probe. 1: consistent (*best: a new reference to the branch, or NULL for None), 0: a
+ * contradiction, -1: stopped or no memory (exception set). */
+int core_probe(Core *c, PyObject *trace, int want_branch, PyObject **best_out) {
     int H = c->H, W = c->W, ncol = c->ncol, nlines = c->nlines;
     Entry **memo = PyMem_Calloc(c->ncells, sizeof(Entry *));
     word *unknown = PyMem_Malloc(sizeof(word) * H);
     Union u = {PyMem_Malloc(sizeof(word) * nlines * ncol), PyMem_Calloc(nlines, sizeof(int)),
                PyMem_Malloc(sizeof(int) * nlines)};
-    PyObject *result = NULL;
+    int result = -1;
     Entry *fresh = NULL;
+    *best_out = NULL;
     if (!memo || !unknown || !u.acc || !u.hits || !u.dirty) {
         PyErr_NoMemory();
         goto done;
@@ -668,7 +665,7 @@ static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
             any |= multi != 0;
         }
         if (!any) {
-            result = Py_BuildValue("(OO)", Py_True, Py_None);
+            result = 1;
             goto done;
         }
         for (int r = 0; r < H; r++) {
@@ -724,7 +721,7 @@ static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
                             long m = propagate_from(c, c->st, start, 2, trace, 1, NULL);
                             if (m == -2) goto done;
                             if (m < 0) {
-                                result = Py_BuildValue("(OO)", Py_False, Py_None);
+                                result = 0;
                                 goto done;
                             }
                             changed = 1;
@@ -748,7 +745,7 @@ static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
                     long agreed = agreement(c, e, &u, r, col, trace);
                     if (agreed == -2) goto done;
                     if (agreed < 0) {
-                        result = Py_BuildValue("(OO)", Py_False, Py_None);
+                        result = 0;
                         goto done;
                     }
                     if (agreed) {
@@ -773,7 +770,7 @@ static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
         }
         if (changed) continue;
         if (best < 0 || !want_branch) {
-            result = Py_BuildValue("(OO)", Py_True, Py_None);
+            result = 1;
             goto done;
         }
         /* the children by decreasing removals, colour order among equals (a stable sort) */
@@ -798,7 +795,8 @@ static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
             }
             PyList_SET_ITEM(children, j, item);
         }
-        result = Py_BuildValue("(O((ii)N))", Py_True, best / W, best % W, children);
+        *best_out = Py_BuildValue("((ii)N)", best / W, best % W, children);
+        result = *best_out ? 1 : -1;
         goto done;
     }
 done:
@@ -810,8 +808,19 @@ done:
     PyMem_Free(u.acc);
     PyMem_Free(u.hits);
     PyMem_Free(u.dirty);
-    if (!result && !PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "probe: stopped without a reason");
+    if (result < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "probe: stopped without a reason");
     return result;
+}
+
+/* probe(trace=None, branch=False) -> (consistent, best) (reference.py: probe) */
+static PyObject *Core_probe(Core *c, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"trace", "branch", NULL};
+    PyObject *trace = Py_None, *best;
+    int want_branch = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|Op", kwlist, &trace, &want_branch)) return NULL;
+    int ok = core_probe(c, trace == Py_None ? NULL : trace, want_branch, &best);
+    if (ok < 0) return NULL;
+    return Py_BuildValue("(ON)", ok ? Py_True : Py_False, best ? best : (Py_INCREF(Py_None), Py_None));
 }
 
 static PyObject *Core_scores(Core *c, PyObject *Py_UNUSED(noargs)) {

@@ -77,6 +77,7 @@ int read_mask(PyObject *obj, word *out);
 PyObject *masks_tuple(const word *m, int ncol);
 PyObject *state_list(const Core *c, const word *st);
 int plan_from(PyObject *blocks, int n, Plan *plan); /* line.c */
+int core_probe(Core *c, PyObject *trace, int want_branch, PyObject **best_out);
 
 /* ---------------------------------------------------------------- the line solver (line.py) */
 
