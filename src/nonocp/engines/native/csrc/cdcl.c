@@ -34,6 +34,7 @@ typedef struct {
 } Memo;
 
 typedef struct Cdcl {
+    int broken; /* a search stopped mid-step (a limit, an exception, no memory): it cannot go on */
     int minimize;
     PyObject *audit;
     word *st0; /* the level-0 state */
@@ -1032,7 +1033,11 @@ nomem:
 }
 
 static Cdcl *running(Core *c) {
-    if (!c->cdcl) PyErr_SetString(PyExc_RuntimeError, "no CDCL search: call cdcl_begin first");
+    if (!c->cdcl || c->cdcl->broken) {
+        PyErr_SetString(PyExc_RuntimeError, c->cdcl ? "the CDCL search was stopped: begin another"
+                                                    : "no CDCL search: call cdcl_begin first");
+        return NULL;
+    }
     return c->cdcl;
 }
 
@@ -1107,8 +1112,7 @@ PyObject *Core_cdcl_search(Core *c, PyObject *args) {
 nomem:
     PyErr_NoMemory();
 fail:
-    /* the search is abandoned mid-step: it cannot go on */
-    core_drop_cdcl(c);
+    d->broken = 1; /* abandoned mid-step (its counters stay readable) */
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "cdcl_search: stopped without a reason");
     return NULL;
 }
@@ -1122,7 +1126,7 @@ PyObject *Core_cdcl_block(Core *c, PyObject *Py_UNUSED(noargs)) {
     for (int j = 0; j < n; j++) d->clause[j] = d->trail[d->trail_lim[n - 1 - j]]; /* the last decision first */
     cd_backtrack(c, d, n - 1);
     if (!add_clause(c, d, d->clause, n, -1)) {
-        core_drop_cdcl(c);
+        d->broken = 1;
         return PyErr_NoMemory();
     }
     Py_RETURN_TRUE;
