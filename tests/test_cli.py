@@ -159,7 +159,8 @@ def test_solve_text_colour_uses_the_colour_symbols(tmp_path):
 def test_solve_json_shape_for_a_unique_puzzle(tmp_path):
     r, (obj,) = solve_json(write(tmp_path, "plus.non", PLUS), "-b", "brute")
     assert r.exit_code == 0
-    assert set(obj) == {"puzzle", "backend", "status", "solutions", "seconds", "stats"}
+    assert set(obj) == {"puzzle", "backend", "status", "exhaustive", "stopped", "solutions", "seconds", "stats"}
+    assert obj["exhaustive"] is True and obj["stopped"] == "exhausted"
     assert obj["puzzle"] == {"title": "Plus", "width": 3, "height": 3, "colors": {"0": "#ffffff", "1": "#000000"}}
     assert obj["backend"] == "brute"
     assert obj["status"] == "unique"

@@ -573,9 +573,9 @@ def test_utf8_bom_is_skipped(tmp_path):
 
 
 def test_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
-    import nonocp.formats._common as common
+    import nonocp.formats.files as files
 
-    monkeypatch.setattr(common, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 10)
     f = tmp_path / "big.non"
     f.write_text(SMALL)
     with pytest.raises(ParseError, match="refused"):

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import NoReturn, TypeVar
 
 import typer
 
 from nonocp.core.errors import NonocpError
+from nonocp.core.text import one_line
 
 # Exit codes (DESIGN.md: a contract that scripts rely on)
 EXIT_SOLVED = 0
@@ -26,7 +25,8 @@ T = TypeVar("T")
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print one line to stderr and exit. Never a traceback."""
-    first = " ".join(str(message).split("\n")[0].split())  # one line, whatever the message held
+    # one printable line, whatever the message held (messages quote file names and file contents)
+    first = one_line(str(message).split("\n")[0])
     print(f"nonocp: {first}", file=sys.stderr)
     raise typer.Exit(code)
 
@@ -97,41 +97,21 @@ def terminal_console():
 
 def same_file(a: str, b: str) -> bool:
     """True when the two paths name one file (the same path, a link to it, or a hard link)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet): compare where they would point
-        return os.path.realpath(a) == os.path.realpath(b)
+    from nonocp.formats.files import same_file as same
+
+    return same(a, b)
 
 
-def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> None:
-    """Write `data` to `path` atomically (a temp file beside it, then a rename), so a reader never sees
-    half a file and a failure leaves the old file intact. Refuses (exit 2) to overwrite any of `inputs`."""
-    for src in inputs:
-        if same_file(path, src):
-            fail(f"{path}: refusing to overwrite the input file; choose another output")
-    if os.path.isdir(path):
-        fail(f"{path}: is a directory; give a file name")
-    directory = os.path.dirname(os.path.abspath(path))
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        if os.path.exists(path):  # keep the permissions of the file we replace
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
+def write_output(
+    path: str, data: str | bytes, inputs: Sequence[str] = (), *, force: bool = False, replace: bool = True
+) -> None:
+    """Write a command's output file by the one write path, nonocp.formats.files.write_file: atomic for
+    regular files, written through (never replaced) for devices and FIFOs, links followed, the input never
+    overwritten, a read-only file (or, with replace=False, any existing file) only with `force`. Refusals
+    are NonocpErrors and failed writes OSErrors naming `path`: `guarded` makes them one line, exit 2."""
+    from nonocp.formats.files import write_file
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_file(path, data, inputs=inputs, replace=replace, force=force)
 
 
 def choose(value: str | None, allowed: Sequence[str], option: str) -> str | None:

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.engines.contract import SolveOptions
 from nonocp.engines.forked import fork_available, race_in_children
 from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
@@ -83,7 +83,7 @@ class AutoBackend:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
                                                                      probe=probe)
         except Timeout:
-            return self._result(status_of(0, False, limit, True), (), False, start, {"phase": "native"})
+            return self._result(status_of(0, False, limit, True), (), False, start, {"phase": "native"}, True)
         stats = {f"native_{k}": v for k, v in native_stats.items()}
         if contradiction:
             stats["phase"] = "native"
@@ -138,7 +138,7 @@ class AutoBackend:
         except BackendUnavailable:  # a python-sat without Kissat: the race needs it
             return None
 
-    def _result(self, status, solutions, exhausted, start, stats) -> SolveResult:
+    def _result(self, status, solutions, exhausted, start, stats, timed_out: bool = False) -> SolveResult:
         return SolveResult(
             status=status,
             solutions=tuple(solutions),
@@ -146,6 +146,7 @@ class AutoBackend:
             backend=f"{self.name}:{self.sat.solver_name}",
             seconds=time.monotonic() - start,
             stats=stats,
+            timed_out=timed_out,
         )
 
 
@@ -221,4 +222,5 @@ def _race(
         backend=f"sat:{names[0]}",
         seconds=time.monotonic() - start,
         stats=stats,
+        timed_out=ended_by_time(len(solutions), False, limit, timed_out),
     )

@@ -24,25 +24,31 @@ import is no search and cannot be interrupted: 8-14 s here on a loaded machine, 
 reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
 solve (the enumeration, each block-and-resolve re-solve) gets only what is left of it. When the budget
 runs out the answer is `timeout` with the solutions found so far (or `multiple` if two were found).
-What is left over: CP-SAT checks its limit between steps, and some steps cannot be interrupted (the
-automaton expansion at the start of presolve, single presolve passes): on Knotty with a 0.5 s budget
-CP-SAT returned after 0.6-3.3 s here (load ~7). That overrun grows with the model and the machine's load.
+CP-SAT checks its limit between steps, and some steps cannot be interrupted (the automaton expansion at
+the start of presolve, single presolve passes), so on its own it overruns, more with bigger models and a
+busier machine. The search therefore runs in a forked child (nonocp.engines.forked), killed
+HARD_STOP_GRACE seconds after the deadline; the solutions it had sent back are kept. The child is also
+what makes Ctrl-C an interrupt (exit 130): in process, CP-SAT catches SIGINT and stops as if its time limit
+had run out. `extra={"hard_stop": False}` keeps the search in this process.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
-from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+from nonocp.engines.forked import call_in_child, isolated
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
@@ -62,6 +68,9 @@ DEFAULT_WORKERS = 1
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
+# The search runs in a forked child that is killed this long after the deadline if CP-SAT has not stopped
+# by itself (nonocp.engines.forked): the time limit becomes a hard one, whatever step CP-SAT is in.
+HARD_STOP_GRACE = 0.5
 
 
 def _cp_model():
@@ -251,8 +260,9 @@ class _Collector:
         cp = _cp_model()
 
         class Collector(cp.CpSolverSolutionCallback):
-            def __init__(self, cells, limit, progress, deadline: float | None = None) -> None:
+            def __init__(self, cells, limit, progress, deadline: float | None = None, on_solution=None) -> None:
                 super().__init__()
+                self.on_solution = on_solution
                 self.cells = cells
                 self.limit = limit
                 self.progress = progress
@@ -270,6 +280,8 @@ class _Collector:
                     return
                 self.seen.add(grid)
                 self.found.append(grid)
+                if self.on_solution is not None:
+                    self.on_solution(grid)
                 if self.progress is not None:
                     self.progress({"solutions": len(self.found)})
                 if self.limit is not None and len(self.found) >= self.limit:
@@ -336,6 +348,46 @@ class CpsatBackend:
         start = time.monotonic()
         import_seconds = start - before_import
         deadline = options.deadline(start)
+        if not isolated(options):
+            return self._solve(puzzle, options, start, deadline, import_seconds)
+        return self._solve_in_child(puzzle, options, start, deadline, import_seconds)
+
+    def _solve_in_child(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float | None,
+                        import_seconds: float) -> SolveResult:
+        """`_solve` in a forked child (nonocp.engines.forked): Ctrl-C ends the command instead of reading as
+        CP-SAT's own time limit (CP-SAT catches SIGINT in process), and a search still running HARD_STOP_GRACE
+        seconds after the deadline is killed (some CP-SAT steps cannot be interrupted). ortools is imported
+        here first, so a child costs a fork, not an import. Solutions come back as they are found."""
+        found: list[Grid] = []
+
+        def on_message(grid: Grid) -> None:
+            found.append(grid)
+            if options.progress is not None:
+                options.progress({"solutions": len(found)})
+
+        def in_child(send):
+            # in the child the caller's progress callback would report into a copy of the caller: send instead
+            sending = dataclasses.replace(options, progress=None)
+            return self._solve(puzzle, sending, start, deadline, import_seconds, on_solution=send)
+
+        kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
+        finished, result = call_in_child(in_child, kill_at, on_message)
+        if finished:
+            return result
+        limit = None if options.max_solutions is None else max(1, options.max_solutions)
+        return SolveResult(
+            status=status_of(len(found), False, limit, True),
+            solutions=tuple(found),
+            exhausted=False,
+            backend=self.name,
+            seconds=time.monotonic() - start,
+            stats={"import_seconds": round(import_seconds, 4), "killed_at_time_limit": True},
+            timed_out=ended_by_time(len(found), False, limit, True),
+        )
+
+    def _solve(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float | None,
+               import_seconds: float, on_solution: Callable[[Grid], None] | None = None) -> SolveResult:
+        """The solve itself, in whichever process runs it; `on_solution` hears of each new solution."""
         extra = options.extra or {}
         uniqueness = extra.get("uniqueness", self.uniqueness)
         if uniqueness not in UNIQUENESS_MODES:
@@ -384,9 +436,11 @@ class CpsatBackend:
                 # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
                 solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
             elif uniqueness == "enumerate":
-                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params)
+                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params,
+                                                                  on_solution)
             else:
-                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params)
+                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params,
+                                                              on_solution)
         stats["wall_time"] = round(stats["wall_time"], 4)
         stats["deterministic_time"] = round(stats["deterministic_time"], 4)
         status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
@@ -397,6 +451,7 @@ class CpsatBackend:
             backend=self.name,
             seconds=time.monotonic() - start,
             stats=stats,
+            timed_out=ended_by_time(len(solutions), exhausted, options.max_solutions, timed_out),
         )
 
     # -- the two ways of finding several solutions ------------------------------------------------
@@ -425,7 +480,7 @@ class CpsatBackend:
         stats["deterministic_time"] += solver.deterministic_time
 
     def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats,
-               params: dict[str, Any]):
+               params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None):
         """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
         is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
         cp = _cp_model()
@@ -448,6 +503,8 @@ class CpsatBackend:
                 raise NonocpError("cpsat: the solver returned a forbidden solution again; this is a bug")
             seen.add(grid)
             solutions.append(grid)
+            if on_solution is not None:
+                on_solution(grid)
             if options.progress is not None:
                 options.progress({"solutions": len(solutions)})
             if not built.forbid(grid):
@@ -455,7 +512,7 @@ class CpsatBackend:
         return solutions, False, False
 
     def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
-                   stats, params: dict[str, Any]):
+                   stats, params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None):
         """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
         cp = _cp_model()
         if deadline is not None and time.monotonic() >= deadline:
@@ -466,7 +523,7 @@ class CpsatBackend:
         solver.parameters.num_workers = 1
         stats["workers"] = 1
         solver.parameters.enumerate_all_solutions = True
-        collector = _Collector(built.cells, limit, options.progress, deadline)
+        collector = _Collector(built.cells, limit, options.progress, deadline, on_solution)
         code = solver.solve(built.model, collector)
         self._account(solver, stats)
         stats["repeated_solutions"] = collector.repeats

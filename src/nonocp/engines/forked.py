@@ -1,10 +1,19 @@
 """Run a function in a forked child process that is killed if it is still running at a deadline.
 
-Why: some solvers cannot be stopped from inside the process. CaDiCaL's pysat binding has no working
-interrupt() or prop_budget() (both raise NotImplementedError in pysat 1.9.dev24), so the sat engine stops
-it between slices of conflicts, and one slice can run far past the time limit on a loaded machine (seconds
-late). Kissat and Lingeling cannot be stopped at all. A child process can always be killed, so the time
-limit becomes a hard one.
+This is the engines' one signal story. A solver library that runs in this process cannot be stopped
+cleanly: CaDiCaL in pysat aborts the process on SIGINT ("invalid API usage"), Glucose raises its own
+error, CP-SAT catches SIGINT itself and answers as if its time limit had run out. So the sat and cpsat
+engines always search in a child (`isolated`), with or without a time limit: the child ignores Ctrl-C
+and sits in a process group of its own, the caller waits in select() where Ctrl-C raises
+KeyboardInterrupt, kills the child and re-raises, and the command exits 130 ("interrupted"). The native
+engine is Python and stops at the next bytecode. A caller killed outright (SIGKILL, SIGTERM) takes its
+children with it (PR_SET_PDEATHSIG).
+
+Why a time limit needs the child too: some solvers cannot be stopped from inside the process. CaDiCaL's
+pysat binding has no working interrupt() or prop_budget() (both raise NotImplementedError in pysat
+1.9.dev24), so the sat engine stops it between slices of conflicts, and one slice can run far past the time
+limit on a loaded machine (seconds late). Kissat and Lingeling cannot be stopped at all. A child process
+can always be killed, so the time limit becomes a hard one.
 
 The child is a plain os.fork() of the caller: nothing is pickled on the way in (the puzzle, the options
 and any monkeypatching are simply there), and the child starts in about a millisecond. Only what the
@@ -33,6 +42,13 @@ _HEADER = struct.Struct("!Q")  # the length of each pickled frame
 
 def fork_available() -> bool:
     return hasattr(os, "fork")
+
+
+def isolated(options: Any) -> bool:
+    """True when an engine should search in a child (see the module docstring): fork is there and the
+    caller did not ask to stay in process (`extra={"hard_stop": False}`, for benchmarks that measure the
+    in-process stop)."""
+    return fork_available() and bool(options.extra.get("hard_stop", True))
 
 
 class ChildCrashed(NonocpError):
@@ -80,26 +96,24 @@ def race_in_children(
     try:
         for i, fn in enumerate(fns):
             read_fd, write_fd = os.pipe()
+            # SIGINT is held back across the fork: a Ctrl-C landing between fork() and the bookkeeping
+            # below would leave a child the cleanup does not know of (or, in the child, run the caller's
+            # code). Held, it is delivered right after, as KeyboardInterrupt, with the child registered.
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
-                pid = os.fork()
-            except OSError:  # no process to be had: the members already started are killed below
-                os.close(read_fd)
+                try:
+                    pid = os.fork()
+                except OSError:  # no process to be had: the members already started are killed below
+                    os.close(read_fd)
+                    os.close(write_fd)
+                    raise
+                if pid == 0:  # the child: never returns
+                    _start_child(fn, read_fd, write_fd, list(running), parent, mask)
                 os.close(write_fd)
-                raise
-            if pid == 0:  # the child: never returns
-                os.close(read_fd)
-                for fd in running:  # the other members' pipes are not this child's
-                    os.close(fd)
-                # A process group of its own: Ctrl-C in a terminal goes to the whole foreground group, and
-                # pysat's solve() installs its own SIGINT handler over ours (CaDiCaL then aborts, printing
-                # "fatal error: invalid API usage" before the caller's one-line message). The caller alone
-                # gets Ctrl-C and kills the children.
-                os.setpgid(0, 0)
-                _die_with(parent)
-                _child_main(fn, write_fd)
-            os.close(write_fd)
-            running[read_fd] = (i, _Frames(read_fd))
-            pids[i] = pid
+                running[read_fd] = (i, _Frames(read_fd))
+                pids[i] = pid
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while running:
             wait = None if kill_at is None else kill_at - time.monotonic()
             if wait is not None and wait <= 0:
@@ -129,10 +143,29 @@ def race_in_children(
             os.close(fd)
 
 
+def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int, mask) -> None:
+    """The child's side of the fork (SIGINT still blocked): never returns."""
+    try:
+        os.close(read_fd)
+        for fd in others:  # the other members' pipes are not this child's
+            os.close(fd)
+        # A process group of its own: Ctrl-C in a terminal goes to the whole foreground group, and
+        # pysat's solve() installs its own SIGINT handler over ours (CaDiCaL then aborts, printing
+        # "fatal error: invalid API usage" before the caller's one-line message). The caller alone
+        # gets Ctrl-C and kills the children.
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the caller's handler (if any) is not ours
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        _die_with(parent)
+        _child_main(fn, write_fd)
+    finally:
+        os._exit(1)
+
+
 def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int) -> None:
     code = 0
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle (it kills us)
         send = lambda obj: _write_frame(write_fd, ("message", obj))  # noqa: E731
         try:
             value = fn(send)
@@ -229,4 +262,4 @@ def _describe(status: int) -> str:
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "race_in_children"]
+__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "isolated", "race_in_children"]

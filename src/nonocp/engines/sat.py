@@ -7,11 +7,13 @@
   Kissat in pysat is not incremental (adding a clause after a solve aborts the whole process, see
   FIELD-NOTES), so it finds the first solution only; the later rounds go to an incremental solver
   (FOLLOW_UP_SOLVER) holding every blocking clause, with the last solution as its phases.
-- `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
+- The search runs in a forked child (nonocp.engines.forked), with or without a time limit: Ctrl-C then
+  ends the command cleanly (pysat's solvers cannot be interrupted in process: CaDiCaL aborts it).
+  `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
   conflict-budget slices for CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling
-  only between rounds), and runs in a forked child that is killed HARD_STOP_GRACE seconds after the
-  deadline when it has not (nonocp.engines.forked), keeping the solutions it had sent back; `extra={"hard_stop":
-  False}` keeps it in this process (for callers that cannot fork, and for benchmarks/bench_timeout.py).
+  only between rounds), and the child is killed HARD_STOP_GRACE seconds after the deadline when it has
+  not, keeping the solutions it had sent back; `extra={"hard_stop": False}` keeps it in this process
+  (for callers that cannot fork, and for benchmarks/bench_timeout.py).
 - Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py),
   "phase" (PHASES: which value the solver tries first for a cell, see DEFAULT_PHASE) and "proof_dir":
   when the search ends on UNSAT (no solution, or none besides those found) write there
@@ -38,10 +40,10 @@ from typing import Any, NamedTuple
 from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import Proof, SolveResult, status_of
+from nonocp.core.result import Proof, SolveResult, ended_by_time, status_of
 from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
 from nonocp.engines.contract import SolveOptions
-from nonocp.engines.forked import call_in_child, fork_available
+from nonocp.engines.forked import call_in_child, isolated
 
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical195"
@@ -115,7 +117,7 @@ class SatBackend:
         start = time.monotonic()
         deadline = options.deadline(start)
         settings = self._settings(options)
-        if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
+        if not isolated(options):
             progress = options.progress
             report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
             return self._solve(puzzle, options, settings, start, deadline, on_solution=report)
@@ -158,6 +160,7 @@ class SatBackend:
             backend=f"{self.name}:{self.solver_name}",
             seconds=time.monotonic() - start,
             stats=search.stats,
+            timed_out=ended_by_time(len(search.solutions), search.exhausted, search.limit, search.timed_out),
         )
         proof_dir = options.extra.get("proof_dir")
         if proof_dir and search.exhausted:
@@ -168,7 +171,7 @@ class SatBackend:
         return result
 
     def _solve_in_child(
-        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float
+        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float | None
     ) -> SolveResult:
         """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
         (see nonocp.engines.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
@@ -192,7 +195,8 @@ class SatBackend:
                 on_searched=lambda result: send(("searched", result)),
             )
 
-        finished, result = call_in_child(in_child, deadline + HARD_STOP_GRACE, on_message)
+        kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
+        finished, result = call_in_child(in_child, kill_at, on_message)
         if finished:
             return result
         seconds = time.monotonic() - start
@@ -207,6 +211,7 @@ class SatBackend:
             backend=f"{self.name}:{self.solver_name}",
             seconds=seconds,
             stats={"solver": self.solver_name, "encoding": settings.encoding, "killed_at_time_limit": True},
+            timed_out=ended_by_time(len(found), False, _solutions_wanted(options.max_solutions), True),
         )
 
 

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from nonocp.core.errors import NonocpError, ParseError
 from nonocp.core.puzzle import Puzzle
 from nonocp.formats import gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml
-from nonocp.formats._common import check_text, decode, read_bytes
+from nonocp.formats._common import check_text, decode
+from nonocp.formats.files import read_bytes, write_file
 
 Reader = Callable[[str, str], list[Puzzle]]
 Writer = Callable[[Puzzle], str]
@@ -240,15 +241,15 @@ def dumps(puzzle: Puzzle | Sequence[Puzzle], fmt: str) -> str:
     raise NonocpError(f"format {f.name!r} holds one puzzle per file; got {len(puzzles)}")
 
 
-def dump(puzzle: Puzzle | Sequence[Puzzle], path: str, fmt: str | None = None) -> None:
-    """Write to `path`; the format is `fmt`, else the one the extension names."""
+def dump(puzzle: Puzzle | Sequence[Puzzle], path: str, fmt: str | None = None, *, force: bool = False) -> None:
+    """Write to `path`; the format is `fmt`, else the one the extension names. Written by the rules of
+    nonocp.formats.files.write_file (atomic, never through a special file by rename; a read-only file
+    only with `force`)."""
     path = os.fspath(path)
     name = fmt or format_for_extension(path)
     if name is None:
         raise NonocpError(f"{path}: cannot tell the output format from the extension (give --to)")
-    text = dumps(puzzle, name)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    write_file(path, dumps(puzzle, name), force=force)
 
 
 def writable_formats() -> list[str]:

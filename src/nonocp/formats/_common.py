@@ -15,10 +15,10 @@ from nonocp.core.errors import InvalidPuzzleError, ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, min_length
+from nonocp.formats.files import MAX_FILE_BYTES, read_bytes  # noqa: F401 - re-exported: readers use them here
 
 # Limits: generous for real puzzles (the largest corpus puzzle is 512x512), small enough that a
 # hostile file cannot make us allocate gigabytes.
-MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_SIDE = 10_000
 MAX_CELLS = 4_000_000
 MAX_COLORS = 256
@@ -30,29 +30,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 def read_text(path: str) -> str:
     """The text of `path`, or ParseError naming the path (missing, a directory, too big, binary)."""
     return decode(read_bytes(path), os.fspath(path))
-
-
-def read_bytes(path: str) -> bytes:
-    """The bytes of `path`, or ParseError naming the path (missing, a directory, too big)."""
-    path = os.fspath(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise ParseError(path, None, "no such file") from None
-    except OSError as e:
-        raise ParseError(path, None, f"cannot read: {e.strerror or e}") from None
-    if os.path.isdir(path):
-        raise ParseError(path, None, "is a directory, not a puzzle file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise ParseError(path, None, f"file is {st.st_size} bytes; files over {MAX_FILE_BYTES} bytes are refused")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise ParseError(path, None, f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ParseError(path, None, f"file is over {MAX_FILE_BYTES} bytes; refused")
-    return data
 
 
 def decode(data: bytes, path: str) -> str:

@@ -7,6 +7,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
+from nonocp.core.text import one_line
 from nonocp.render.clues import Marked, contrast_color
 from nonocp.render.geometry import PAPER, font_size, picture
 
@@ -26,7 +27,7 @@ def render_svg(
         f'viewBox="0 0 {pic.width} {pic.height}" font-family="sans-serif">',
     ]
     if puzzle.title:
-        out.append(f"<title>{escape(puzzle.title)}</title>")
+        out.append(f"<title>{escape(one_line(puzzle.title))}</title>")  # XML 1.0 has no control characters
     out.append(f'<rect width="{pic.width}" height="{pic.height}" fill="{PAPER}"/>')
     out.append('<g class="clues" text-anchor="middle" dominant-baseline="central">')
     for lab in pic.labels:

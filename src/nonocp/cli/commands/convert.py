@@ -1,6 +1,10 @@
 """`nonocp convert IN OUT`: rewrite puzzles in another format. The input format comes from `--from`,
-else the extension, else the content; the output format from `--to`, else OUT's extension. The
-output is written atomically and never over the input."""
+else the extension, else the content; the output format from `--to`, else OUT's extension.
+
+OUT is written by the one write path (nonocp.formats.files): atomically, never over the input, written
+through (not replaced) when it is a device or FIFO. Unlike `-o` of the other commands, an existing OUT
+is not replaced without `--force`: a conversion names its target as an argument, where a slip of the
+keyboard (`convert a.non b.non` for `convert b.xml b.non`) would otherwise lose a file."""
 
 from __future__ import annotations
 
@@ -16,6 +20,9 @@ def convert_command(
     target: Annotated[str, typer.Argument(metavar="OUT", help="File to write ('-' for stdout).", show_default=False)],
     from_fmt: Annotated[str | None, typer.Option("--from", help="Input format (default: from IN).")] = None,
     to_fmt: Annotated[str | None, typer.Option("--to", help="Output format (default: from OUT's extension).")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace OUT if it exists (even read-only; never IN).")
+    ] = False,
 ) -> None:
     """Convert every puzzle in IN to OUT's format (.non, .nonpack, webpbn .xml, .json, ...)."""
     from nonocp.formats import dumps, format_for_extension, writable_formats
@@ -34,7 +41,7 @@ def convert_command(
         if to_stdout:
             typer.echo(text, nl=False)
         else:
-            write_output(target, text, inputs=[source])
+            write_output(target, text, inputs=[source], force=force, replace=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,26 +19,28 @@ from nonocp.cli.common import (
     write_output,
 )
 from nonocp.core.puzzle import Puzzle
+from nonocp.core.text import one_line
 
 FORMATS = ("text", "svg", "png")
 
 
 def describe(puzzle: Puzzle, index: int, count: int) -> str:
-    """The header lines: title, credits, size and colours."""
+    """The header lines: title, credits, size and colours (free text from the file as one printable line
+    each: a title cannot move the cursor or retitle the terminal)."""
     m = puzzle.meta
     lines = []
     if count > 1:
         lines.append(f"puzzle {index} of {count}")
-    lines.append(f"title: {m.title or '(untitled)'}")
+    lines.append(f"title: {one_line(m.title) or '(untitled)'}")
     for label, value in (("author", m.author), ("copyright", m.copyright), ("license", m.license),
                          ("source", m.source)):
         if value:
-            lines.append(f"{label}: {value}")
+            lines.append(f"{label}: {one_line(value)}")
     lines.append(f"size: {puzzle.width}x{puzzle.height}")
     if puzzle.palette.is_black_and_white:
         lines.append("colours: black and white")
     else:
-        named = ", ".join(f"{c.symbol}={c.name} {c.rgb}" for c in puzzle.palette.colors[1:])
+        named = ", ".join(f"{c.symbol}={one_line(c.name)} {c.rgb}" for c in puzzle.palette.colors[1:])
         lines.append(f"colours: {len(puzzle.palette) - 1} ({named}; background {puzzle.palette[0].rgb})")
     lines.append("goal: " + ("shown below" if m.goal is not None else "none in the file"))
     mismatch = puzzle.count_mismatch()
@@ -53,6 +55,8 @@ def show_command(
     goal: Annotated[bool, typer.Option("--goal/--no-goal", help="Paint the file's goal into the grid.")] = True,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, svg or png.")] = "text",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --output replace a read-only file (never the input).")]
+    = False,
 ) -> None:
     """Show the clues of every puzzle in PUZZLE (and its goal, if the file has one)."""
     from nonocp.render import render_png, render_rich, render_svg, render_text
@@ -72,7 +76,7 @@ def show_command(
                     fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
                 typer.echo(data, nl=False)
             else:
-                write_output(output, data, inputs=[puzzle])
+                write_output(output, data, inputs=[puzzle], force=force)
             return
         painted = output is None and stdout_is_terminal()
         console = terminal_console() if painted else None
@@ -89,7 +93,7 @@ def show_command(
             else:
                 parts.append(render_text(p, grid))
         if output is not None:
-            write_output(output, "".join(parts), inputs=[puzzle])
+            write_output(output, "".join(parts), inputs=[puzzle], force=force)
         elif parts:
             typer.echo("".join(parts), nl=False)
 

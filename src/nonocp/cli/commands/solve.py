@@ -4,6 +4,9 @@ Output formats (`--format`): `text` (the grid with its clues; in colour on a ter
 object per puzzle per line, the contract in DESIGN.md), `non` (the puzzle with the solution as its
 `goal`), `svg` and `png` (pictures). Exit code: 0 when every puzzle got a solution, 1 when some
 puzzle has none (proven), 3 when the time ran out on some puzzle (this wins over 1), 2 on bad input.
+"The time ran out" includes a search the time limit cut short of what was asked: `--all --timeout 5`
+that found 7,000 solutions of many more is `multiple` (proven) but not complete, so it exits 3 and its
+JSON says `"exhaustive": false, "stopped": "timeout"`.
 
 `--backbone` also finds which cells are the same in every solution (nonocp.analysis.backbone): text and pictures
 show those cells and mark the others `?`; JSON gets a `"backbone"` object beside the usual fields. A
@@ -35,6 +38,7 @@ from nonocp.cli.common import (
 )
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status
+from nonocp.core.text import json_safe, one_line
 from nonocp.engines import DEFAULT_BACKEND
 
 if TYPE_CHECKING:
@@ -55,15 +59,25 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def result_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
-    """The `--format json` object of DESIGN.md."""
+    """The `--format json` object of DESIGN.md. `exhaustive`: the search was exhausted, so `solutions` is
+    every solution and their number is exact; `stopped`: why the search ended ("exhausted", "limit": the
+    number of solutions asked for was reached, "timeout": the time limit cut it short)."""
     return {
         "puzzle": puzzle_json(puzzle),
         "backend": result.backend,
         "status": str(result.status),
+        "exhaustive": result.exhausted,
+        "stopped": result.stop,
         "solutions": [g.to_strings(puzzle.palette) for g in result.solutions],
         "seconds": round(result.seconds, 4),
         "stats": result.stats,
     }
+
+
+def exit_status(result: SolveResult) -> Status:
+    """The status the exit code is made of: a search the time limit cut short counts as a timeout, even
+    with a proven verdict (`--all` stopped after 7,000 of 20! solutions is `multiple`, not complete)."""
+    return Status.TIMEOUT if not result.complete else result.status
 
 
 def exit_code(statuses: Sequence[Status]) -> int:
@@ -77,12 +91,13 @@ def exit_code(statuses: Sequence[Status]) -> int:
 
 def summary(puzzle: Puzzle, result: SolveResult, index: int, count: int) -> str:
     """One line saying which puzzle, its verdict, the engine and the time."""
-    name = puzzle.title or "untitled"
+    name = one_line(puzzle.title) or "untitled"
     where = f"puzzle {index} of {count}: " if count > 1 else ""
     n = len(result.solutions)
     verdict = {
         Status.UNIQUE: "unique solution",
-        Status.MULTIPLE: f"several solutions ({n} shown)",
+        Status.MULTIPLE: f"several solutions ({n} shown)" if result.complete
+        else f"several solutions, at least {n} (time limit reached before the enumeration finished)",
         Status.NONE: "no solution",
         Status.SOLVED: "solved (uniqueness not checked)",
         Status.TIMEOUT: f"time limit reached ({n} solution{'s' if n != 1 else ''} found)",
@@ -224,6 +239,9 @@ ProofOpt = Annotated[
 ]
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text, json, non, svg or png.")]
 OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Let --output replace a read-only file (never the input).")
+]
 FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
 EngineOpt = Annotated[
     list[str] | None,
@@ -254,6 +272,7 @@ def solve_command(
     from_fmt: FromOpt = None,
     backbone: BackboneOpt = False,
     engine_options: EngineOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Solve every puzzle in PUZZLE; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
     from nonocp.engines import get_backend
@@ -295,12 +314,12 @@ def solve_command(
         for i, p in enumerate(puzzles, 1):
             result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
             bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
-            statuses.append(result.status if bb is None else backbone_status(result, bb))
+            statuses.append(exit_status(result) if bb is None else backbone_status(result, bb))
             if fmt == "json":
                 doc = result_json(p, result)
                 if bb is not None:
                     doc["backbone"] = bb.to_json(p)
-                emit(json.dumps(doc, default=str, ensure_ascii=False) + "\n", output, collected)
+                emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n", output, collected)
             elif fmt == "text":
                 if console is not None:
                     print_rich_report(console, p, result, i, len(puzzles), bb)
@@ -314,14 +333,14 @@ def solve_command(
                     typer.echo(data, nl=False)  # bytes go to the binary stream
                 else:
                     target = output if len(puzzles) == 1 else numbered(output, i)
-                    write_output(target, data, inputs=[puzzle])
+                    write_output(target, data, inputs=[puzzle], force=force)
 
         if fmt == "non":
             from nonocp.formats import dumps
 
             emit(dumps(solved[0] if len(solved) == 1 else solved, "non"), output, collected)
         if output is not None and fmt not in PICTURES:
-            write_output(output, "".join(collected), inputs=[puzzle])
+            write_output(output, "".join(collected), inputs=[puzzle], force=force)
     raise typer.Exit(exit_code(statuses))
 
 

@@ -7,7 +7,7 @@ import time
 from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import SolveResult, status_of
+from nonocp.core.result import SolveResult, ended_by_time, status_of
 from nonocp.engines.contract import SolveOptions
 from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine, Timeout
@@ -111,4 +111,5 @@ class NativeBackend:
             backend=f"{self.name}:{self.variant}" if self.variant else self.name,
             seconds=elapsed,
             stats={**stats.as_dict(), "line_solver": "c" if engine.fast_plans is not None else "python"},
+            timed_out=ended_by_time(len(grids), exhausted, limit, timed_out),
         )
