@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Clue, Puzzle, line_clue
+from nonocp.core.text import ascii_line
 from nonocp.encode.cnf_automaton import automaton_template
 from nonocp.encode.cnf_blocks import blocks_template
 from nonocp.encode.cnf_line import LineTemplate
@@ -199,9 +200,10 @@ def _instantiate(
 
 def to_dimacs(cnf: PuzzleCnf, extra_clauses: Sequence[Sequence[int]] = (), comments: Sequence[str] = ()) -> str:
     """DIMACS text of the formula (plus `extra_clauses`, e.g. blocking clauses), with a header saying
-    which literal means which cell colour, so the file can be read back without nonocp."""
+    which literal means which cell colour, so the file can be read back without nonocp. Each comment is
+    one ASCII line (core.text.ascii_line): a title with a newline or `Żółw` cannot break the format."""
     all_clauses = list(cnf.clauses) + [list(c) for c in extra_clauses]
-    head = [f"c {line}" for line in comments]
+    head = [f"c {ascii_line(line)}" for line in comments]
     head.append(f"c nonocp CNF, encoding {cnf.encoding}, {cnf.width}x{cnf.height}; variable {TRUE} is constant true")
     head.append("c cell ROW COL COLOUR LITERAL: that literal true means the cell has that palette colour (0-based)")
     for i, lits in enumerate(cnf.cell_literals):

@@ -28,6 +28,7 @@ pysat is imported only here.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib.metadata
 import importlib.util
@@ -402,8 +403,7 @@ def write_proof(
     base = os.path.join(os.fspath(proof_dir), f"puzzle-{puzzle.fingerprint()}")
     cnf_path, proof_path = base + ".cnf", base + ".drat"
     comments = [f"{puzzle.title or 'untitled'}: {len(blocking)} blocking clause(s) at the end, one per solution found"]
-    with open(cnf_path, "w", encoding="ascii") as f:
-        f.write(to_dimacs(cnf, blocking, comments))
+    _write_atomically(cnf_path, to_dimacs(cnf, blocking, comments))
     prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
     t = time.monotonic()
     with Solver(name=prover, bootstrap_with=cnf.clauses + blocking, with_proof=True) as solver:
@@ -414,13 +414,24 @@ def write_proof(
             stats["proof_status"] = "timeout" if answer is None else "sat (not a refutation)"
             return Proof(cnf_path=cnf_path, proof_path=None)
         lines = solver.get_proof() or []
-    partial = proof_path + ".partial"  # renamed when complete: a killed child leaves no truncated proof
-    with open(partial, "w", encoding="ascii") as f:
-        f.writelines(line + "\n" for line in lines)
-    os.replace(partial, proof_path)
+    _write_atomically(proof_path, "".join(line + "\n" for line in lines))
     stats["proof_status"] = "written"
     stats["proof_lines"] = len(lines)
     return Proof(cnf_path=cnf_path, proof_path=proof_path)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """`path` complete or not at all: written as `path.partial`, renamed when complete, so a failed write
+    (a full disk) or a killed child leaves no truncated certificate; errors name `path`."""
+    partial = path + ".partial"
+    try:
+        with open(partial, "w", encoding="ascii") as f:
+            f.write(text)
+        os.replace(partial, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise OSError(e.errno, e.strerror or str(e), path) from None
 
 
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "canonical_solver_name", "write_proof"]
