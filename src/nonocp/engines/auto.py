@@ -39,9 +39,11 @@ from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
+from nonocp.encode.cnf import EncodingTimeout
+from nonocp.engines import memory
 from nonocp.engines.contract import SolveOptions
 from nonocp.engines.forked import fork_available, race_in_children
-from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
+from nonocp.engines.sat import HARD_STOP_GRACE, SatBackend
 
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
 # timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
@@ -63,7 +65,7 @@ class AutoBackend:
     # its own probing switch, and the sat engine's options (passed on to the SAT stage)
     OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
 
-    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+    def __init__(self, variant: str = "") -> None:
         self.sat = SatBackend(variant)
 
     def available(self) -> bool:
@@ -103,24 +105,55 @@ class AutoBackend:
         fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
-        partner = self._race_partner(options)
+        # Memory: the SAT stage's formula is sized before it is written (its templates stay cached for the
+        # child that writes it). Too big for the budget even with the sat engine's leaner solver: native
+        # search finishes the puzzle instead (it needs memory in proportion to the puzzle). The race
+        # needs room for two formulas: each member gets half, or there is no race.
+        allowed = memory.available(options)
+        try:
+            _, need = self.sat.plan(puzzle, sat_options, deadline=deadline)
+        except EncodingTimeout:
+            stats["phase"] = "sat encoding"
+            return self._result(status_of(0, False, limit, True), (), False, start, stats, True)
+        except memory.OverBudget as e:
+            stats["sat_skipped"] = str(e)
+            return self._native_rest(puzzle, options, fixed, remaining, start, stats)
+        # sizing took time: what is left of the limit now
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        sat_options = dataclasses.replace(sat_options, time_limit=remaining)
+        partner = self._race_partner(options) if need <= allowed // 2 else None
         if partner is None:
             result = self.sat.solve(puzzle, sat_options)
         else:
             # The first member runs exactly as without the race (the same options, so the same search path);
             # the partner's time limit starts when it does. The race kills both at the deadline anyway (the
-            # partner cannot stop itself), and every solution is sent back as it is found.
+            # partner cannot stop itself), and every solution is sent back as it is found. A partner whose
+            # formula does not fit its half of the budget drops out of the race (OverBudget in its child).
+            half = {"memory": memory.resident() + allowed // 2}
             late = None if remaining is None else max(0.0, remaining - RACE_DELAY)
-            members = [_Member(self.sat, sat_options, 0.0),
+            members = [_Member(self.sat, _with_extra(sat_options, half), 0.0),
                        # the caller's own `fixed` only: the whole puzzle
-                       _Member(partner, dataclasses.replace(options, time_limit=late), RACE_DELAY)]
-            result = _race(puzzle, members, limit, deadline, options.progress)
+                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late), half), RACE_DELAY)]
+            result = _race(puzzle, members, limit, deadline, options.progress, allowed // 2)
             stats["race"] = [f"{self.sat.solver_name} after native", f"{partner.solver_name} on the whole puzzle"]
         stats.update(result.stats)
         stats["phase"] = "sat"
+        solver = result.backend.partition(":")[2] or self.sat.solver_name
         return dataclasses.replace(
-            result, backend=f"{self.name}:{self.sat.solver_name}", seconds=time.monotonic() - start, stats=stats
+            result, backend=f"{self.name}:{solver}", seconds=time.monotonic() - start, stats=stats
         )
+
+    def _native_rest(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int],
+                     remaining: float | None, start: float, stats: dict[str, Any]) -> SolveResult:
+        """The puzzle finished by the native engine's search from the cells line logic fixed (when the SAT
+        stage would not fit the memory budget)."""
+        from nonocp.engines.native import NativeBackend
+
+        result = NativeBackend().solve(puzzle, dataclasses.replace(options, fixed=fixed, time_limit=remaining))
+        stats.update(result.stats)
+        stats["phase"] = "native search"
+        return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
+                                   stats=stats)
 
     def _race_partner(self, options: SolveOptions) -> SatBackend | None:
         """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
@@ -150,6 +183,10 @@ class AutoBackend:
         )
 
 
+def _with_extra(options: SolveOptions, extra: dict[str, Any]) -> SolveOptions:
+    return dataclasses.replace(options, extra={**options.extra, **extra})
+
+
 def _free_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -172,6 +209,7 @@ def _race(
     limit: int | None,
     deadline: float | None,
     progress: Callable[[dict[str, Any]], None] | None,
+    memory_cap: int | None = None,
 ) -> SolveResult:
     """Each member's search in its own child (nonocp.engines.forked.race_in_children); the first answer wins. Every grid
     a member finds is a solution of the puzzle, so the distinct grids of all members count together, and
@@ -198,7 +236,7 @@ def _race(
 
         return search
 
-    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message)
+    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message, memory_cap)
     names = [m.backend.solver_name for m in members]
     if winner is not None and result.status is Status.TIMEOUT:
         winner = None  # a member that stopped itself at the deadline: the answer is what all found by then

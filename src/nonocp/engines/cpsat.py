@@ -48,6 +48,7 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+from nonocp.engines import memory
 from nonocp.engines.forked import call_in_child, isolated
 
 if TYPE_CHECKING:
@@ -371,7 +372,15 @@ class CpsatBackend:
             return self._solve(puzzle, sending, start, deadline, import_seconds, on_solution=send)
 
         kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
-        finished, result = call_in_child(in_child, kill_at, on_message)
+        # Memory: CP-SAT's presolve expands the line automata into Booleans, and how many it keeps depends
+        # on what its propagation fixes on the way (a random 200x200 grid: 3 million, 2.8 GB; a 512x512
+        # picture: 0.4 GB), so no estimate made before solving is worth having. The child gets the budget
+        # as a hard cap instead; CP-SAT does not survive a failed allocation, and its crash at the cap is
+        # reported as the puzzle not fitting.
+        try:
+            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options))
+        except memory.OverBudget as e:
+            raise memory.OverBudget(f"cpsat: {e}") from None
         if finished:
             return result
         limit = None if options.max_solutions is None else max(1, options.max_solutions)

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nonocp.core.errors import NonocpError
+from nonocp.engines.memory import ENV, OverBudget, gib, limit_this_process
 
 _HEADER = struct.Struct("!Q")  # the length of each pickled frame
 
@@ -64,16 +65,18 @@ def call_in_child(
     fn: Callable[[Callable[[Any], None]], Any],
     kill_at: float | None,
     on_message: Callable[[Any], None] | None = None,
+    memory: int | None = None,
 ) -> tuple[bool, Any]:
     """Run `fn(send)` in a forked child; (True, what fn returned), or (False, None) if the child was still
     running at `kill_at` (a time.monotonic() value; None waits for ever) and was killed.
 
     Every `send(obj)` in the child reaches `on_message(obj)` here, in order, before the result. An exception
     raised by fn is raised here: the same exception when it survives pickling, else ChildFailed (or a
-    NonocpError with the same message, for nonocp's own errors).
+    NonocpError with the same message, for nonocp's own errors). `memory`: the bytes the child may add
+    to what it inherits (engines.memory.limit_this_process); past them it fails as out of memory.
     """
     deliver = None if on_message is None else (lambda _index, obj: on_message(obj))
-    winner, value = race_in_children([fn], kill_at, deliver)
+    winner, value = race_in_children([fn], kill_at, deliver, memory)
     return winner is not None, value
 
 
@@ -81,6 +84,7 @@ def race_in_children(
     fns: list[Callable[[Callable[[Any], None]], Any]],
     kill_at: float | None,
     on_message: Callable[[int, Any], bool | None] | None = None,
+    memory: int | None = None,
 ) -> tuple[int | None, Any]:
     """Run every `fn(send)` at once, each in its own forked child; (i, what fns[i] returned) for the first to
     return, the others killed. (None, None) when none has returned by `kill_at` (all are killed then), or when
@@ -88,6 +92,7 @@ def race_in_children(
 
     Messages arrive as `on_message(i, obj)`, in order per child. A member that raises or dies is out of the
     race; when every member is out, the first one's exception is raised (as in call_in_child).
+    `memory`: each child's hard memory cap (as in call_in_child).
     """
     parent = os.getpid()
     running: dict[int, tuple[int, _Frames]] = {}  # read fd -> (member index, its frames)
@@ -108,7 +113,7 @@ def race_in_children(
                     os.close(write_fd)
                     raise
                 if pid == 0:  # the child: never returns
-                    _start_child(fn, read_fd, write_fd, list(running), parent, mask)
+                    _start_child(fn, read_fd, write_fd, list(running), parent, mask, memory)
                 os.close(write_fd)
                 running[read_fd] = (i, _Frames(read_fd))
                 pids[i] = pid
@@ -134,7 +139,13 @@ def race_in_children(
                     del running[fd]
                     os.close(fd)
                     status = _reap(pids.pop(i))
-                    failures.setdefault(i, ChildCrashed(f"the solver process died without answering ({status})"))
+                    if memory is not None and status.startswith("signal"):
+                        # solver libraries do not survive a failed allocation: at the cap they crash
+                        failures.setdefault(i, OverBudget(
+                            f"the solver needed more than the {gib(memory)} of memory left to it and stopped "
+                            f"({status}); set {ENV} to a bigger budget to allow more"))
+                    else:
+                        failures.setdefault(i, ChildCrashed(f"the solver process died without answering ({status})"))
         raise failures[min(failures)]
     finally:
         for pid in pids.values():
@@ -143,7 +154,7 @@ def race_in_children(
             os.close(fd)
 
 
-def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int, mask) -> None:
+def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int, mask, memory: int | None) -> None:
     """The child's side of the fork (SIGINT still blocked): never returns."""
     try:
         os.close(read_fd)
@@ -158,17 +169,23 @@ def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the caller's handler (if any) is not ours
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _die_with(parent)
-        _child_main(fn, write_fd)
+        if memory is not None:
+            limit_this_process(memory)
+        _child_main(fn, write_fd, memory)
     finally:
         os._exit(1)
 
 
-def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int) -> None:
+def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int, memory: int | None = None) -> None:
     code = 0
     try:
         send = lambda obj: _write_frame(write_fd, ("message", obj))  # noqa: E731
         try:
             value = fn(send)
+        except MemoryError:
+            cap = "" if memory is None else f" of {gib(memory)}"
+            _write_frame(write_fd, ("error", OverBudget(f"the solver ran out of its memory budget{cap} ({ENV} "
+                                                        "raises the budget)")))
         except BaseException as exc:  # noqa: BLE001 - everything goes back to the caller
             _write_frame(write_fd, ("error", _portable(exc)))
         else:

@@ -32,6 +32,7 @@ import contextlib
 import dataclasses
 import importlib.metadata
 import importlib.util
+import itertools
 import os
 import threading
 import time
@@ -42,7 +43,18 @@ from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Proof, SolveResult, ended_by_time, status_of
-from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
+from nonocp.encode.cnf import (
+    DEFAULT_ENCODING,
+    ENCODINGS,
+    TRUE,
+    CnfSize,
+    EncodingTimeout,
+    PuzzleCnf,
+    cnf_size,
+    encode_puzzle,
+    to_dimacs,
+)
+from nonocp.engines import memory
 from nonocp.engines.contract import SolveOptions
 from nonocp.engines.forked import call_in_child, isolated
 
@@ -79,6 +91,25 @@ HARD_STOP_GRACE = 0.5
 # "sat engine"), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
+# Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, measured by loading the
+# CNF of a 200x200 picture (1.9 million clauses) into each (benchmarks/results/memory.md), and how much its
+# learnt clauses add during a search. An unnamed solver is cadical195; when that would not fit the budget
+# and MEMORY_FALLBACK would, the search uses MEMORY_FALLBACK (a solver named by the variant is kept).
+SOLVER_BYTES_PER_CLAUSE = {"cadical": 200, "glucose": 110, "gluecard": 110, "maple": 110, "minisat": 75,
+                           "minicard": 75, "kissat": 75, "lingeling": 75}
+SEARCH_GROWTH = 1.3
+MEMORY_FALLBACK = "minisat22"
+
+
+def solver_bytes(solver_name: str, clauses: int) -> int:
+    """What `solver_name` holds for a formula of `clauses` clauses, learnt clauses included (an estimate)."""
+    per = next((b for family, b in SOLVER_BYTES_PER_CLAUSE.items() if solver_name.startswith(family)), 200)
+    return int(clauses * per * SEARCH_GROWTH)
+
+
+def formula_bytes(size: CnfSize, cells: int) -> int:
+    """What the formula itself holds here: the flat clause store, the line templates, the cell literals."""
+    return 8 * size.literals + 4 * size.clauses + 120 * cells
 
 
 class _Settings(NamedTuple):
@@ -105,8 +136,35 @@ class SatBackend:
     name = "sat"
     OPTIONS = {"encoding": tuple(ENCODINGS), "phase": PHASES}  # settable by `nonocp solve --option`
 
-    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
-        self.solver_name = canonical_solver_name(variant) if self.available() else variant
+    def __init__(self, variant: str = "") -> None:
+        name = variant or DEFAULT_SOLVER
+        self.solver_name = canonical_solver_name(name) if self.available() else name
+        self.solver_chosen = bool(variant)  # named by the user: never swapped for a leaner one
+
+    def plan(self, puzzle: Puzzle, options: SolveOptions, size: CnfSize | None = None,
+             deadline: float | None = None) -> tuple[str, int]:
+        """(the solver this solve will use, the bytes it needs) within the memory budget, or OverBudget.
+        `size`: the formula's, when known (else measured without writing it: encode.cnf.cnf_size, which
+        raises EncodingTimeout when `deadline` passes)."""
+        if size is None:
+            size = cnf_size(puzzle, self._settings(options).encoding, fixed=options.fixed, deadline=deadline)
+        allowed = memory.available(options)
+        cells = puzzle.width * puzzle.height
+        limit = _solutions_wanted(options.max_solutions)
+
+        def need(name: str) -> int:
+            own = solver_bytes(name, size.clauses)
+            if name in NON_INCREMENTAL and (limit is None or limit > 1):  # the follow-up solver comes after it
+                own = max(own, solver_bytes(FOLLOW_UP_SOLVER, size.clauses))
+            return formula_bytes(size, cells) + own
+
+        if need(self.solver_name) <= allowed:
+            return self.solver_name, need(self.solver_name)
+        if not self.solver_chosen and need(MEMORY_FALLBACK) <= allowed:
+            return MEMORY_FALLBACK, need(MEMORY_FALLBACK)
+        what = f"the CNF ({size.clauses / 1e6:.1f} million clauses) in {self.solver_name}"
+        advice = "the auto engine narrows the puzzle by line logic first" if options.fixed is None else ""
+        raise memory.refuse("sat", what, need(self.solver_name), allowed, options, advice)
 
     def available(self) -> bool:
         return importlib.util.find_spec("pysat") is not None
@@ -149,16 +207,34 @@ class SatBackend:
         deadline: float | None,
         on_solution: Callable[[Grid, int], None] | None,
         on_searched: Callable[[SolveResult], None] | None = None,
+        on_solver: Callable[[str], None] | None = None,
     ) -> SolveResult:
-        cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
-        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
+        chosen: list[str] = []
+
+        def check(size: CnfSize) -> None:  # before any clause is written: refuse here, or pick the solver
+            chosen.append(self.plan(puzzle, options, size)[0])
+            if on_solver is not None:
+                on_solver(chosen[0])
+
+        try:
+            cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed, check=check, deadline=deadline)
+        except EncodingTimeout:
+            limit = _solutions_wanted(options.max_solutions)
+            return SolveResult(status_of(0, False, limit, True), (), False, f"{self.name}:{self.solver_name}",
+                               time.monotonic() - start, {"solver": self.solver_name, "phase": "encoding"},
+                               timed_out=True)
+        solver_name = chosen[0] if chosen else self.solver_name
+        search = _Search(cnf, solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
+        if solver_name != self.solver_name:
+            search.stats["solver_for_memory"] = f"{solver_name} (the CNF would not fit the memory budget in " \
+                                                f"{self.solver_name})"
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
         result = SolveResult(
             status=status,
             solutions=tuple(search.solutions),
             exhausted=search.exhausted,
-            backend=f"{self.name}:{self.solver_name}",
+            backend=f"{self.name}:{solver_name}",
             seconds=time.monotonic() - start,
             stats=search.stats,
             timed_out=ended_by_time(len(search.solutions), search.exhausted, search.limit, search.timed_out),
@@ -167,7 +243,7 @@ class SatBackend:
         if proof_dir and search.exhausted:
             if on_searched is not None:
                 on_searched(result)
-            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
+            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, solver_name, deadline, search.stats)
             result = dataclasses.replace(result, seconds=time.monotonic() - start, proof=proof)
         return result
 
@@ -179,6 +255,7 @@ class SatBackend:
         they are found, so a killed search still returns them."""
         found: list[Grid] = []
         searched: list[SolveResult] = []
+        solver = [self.solver_name]  # the one the child chose (a leaner one when memory is short)
 
         def on_message(message: tuple[str, Any]) -> None:
             kind, payload = message
@@ -186,6 +263,8 @@ class SatBackend:
                 found.append(payload)
                 if options.progress is not None:
                     options.progress({"solutions": len(found)})
+            elif kind == "solver":
+                solver[0] = payload
             else:
                 searched.append(payload)
 
@@ -194,10 +273,17 @@ class SatBackend:
                 puzzle, options, settings, start, deadline,
                 on_solution=lambda grid, n: send(("solution", grid)),
                 on_searched=lambda result: send(("searched", result)),
+                on_solver=lambda name: send(("solver", name)),
             )
 
         kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
-        finished, result = call_in_child(in_child, kill_at, on_message)
+        # The child's hard cap: what the budget leaves it (its own estimate refuses first, with a message)
+        try:
+            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options))
+        except memory.OverBudget as e:
+            if str(e).startswith(f"{self.name}:"):
+                raise
+            raise memory.OverBudget(f"{self.name}: {e}") from None
         if finished:
             return result
         seconds = time.monotonic() - start
@@ -209,9 +295,9 @@ class SatBackend:
             status=status_of(len(found), False, _solutions_wanted(options.max_solutions), True),
             solutions=tuple(found),
             exhausted=False,
-            backend=f"{self.name}:{self.solver_name}",
+            backend=f"{self.name}:{solver[0]}",
             seconds=seconds,
-            stats={"solver": self.solver_name, "encoding": settings.encoding, "killed_at_time_limit": True},
+            stats={"solver": solver[0], "encoding": settings.encoding, "killed_at_time_limit": True},
             timed_out=ended_by_time(len(found), False, _solutions_wanted(options.max_solutions), True),
         )
 
@@ -268,7 +354,7 @@ class _Search:
                     return
                 if solver is None:
                     t = time.monotonic()
-                    solver = Solver(name=name, bootstrap_with=self.cnf.clauses + self.blocking)
+                    solver = Solver(name=name, bootstrap_with=itertools.chain(self.cnf.clauses, self.blocking))
                     if self.solutions:  # a hand-off (FOLLOW_UP_SOLVER): start next to the last solution
                         solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
                     else:
@@ -406,7 +492,7 @@ def write_proof(
     _write_atomically(cnf_path, to_dimacs(cnf, blocking, comments))
     prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
     t = time.monotonic()
-    with Solver(name=prover, bootstrap_with=cnf.clauses + blocking, with_proof=True) as solver:
+    with Solver(name=prover, bootstrap_with=itertools.chain(cnf.clauses, blocking), with_proof=True) as solver:
         answer = solve_until(solver, prover, deadline)
         stats["proof_seconds"] = round(time.monotonic() - t, 4)
         stats["proof_solver"] = prover

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
+
+# The biggest picture drawn: a PNG is held as RGB (3 bytes a pixel) and every cell is an object here and
+# a `<rect>` in SVG, so a 2000x2000 grid at 20 px (1.6 gigapixels) took 7 GB as PNG and 2.5 GB as SVG.
+# Both limits let the corpus's largest puzzle (512x512) through.
+MAX_PIXELS = 200_000_000
+MAX_CELLS = 1_100_000
 
 INK = "#000000"
 PAPER = "#ffffff"
@@ -78,6 +85,10 @@ def picture(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = No
     gy = pad + col_slots * cell
     width = gx + puzzle.width * cell + pad
     height = gy + puzzle.height * cell + pad
+    if width * height > MAX_PIXELS or puzzle.width * puzzle.height > MAX_CELLS:
+        raise NonocpError(
+            f"a picture of this {puzzle.width}x{puzzle.height} puzzle would be {width}x{height} pixels; pictures "
+            f"stop at {MAX_PIXELS // 1_000_000} megapixels and {MAX_CELLS:,} cells (use --format text or json)")
 
     def label(x: float, y: float, length: int, color: int) -> Label:
         if color == 0:  # the `0` of an empty line

@@ -47,7 +47,8 @@ def cell_symbol(puzzle: Puzzle, color: int) -> str:
 
 
 def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, gap: bool = True):
-    """The picture as a list of lines, each a list of Segments.
+    """The picture's lines, each a list of Segments, one line at a time (a generator: a Segment per cell of
+    a 2000x2000 grid at once took a gigabyte).
 
     With `gap`, cells are one character apart (plain text); without, cells touch (painted cells make a
     picture) and each is at least two characters wide and one wider than the longest column token.
@@ -62,7 +63,6 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
     sep = " " if gap else ""
     depth = max(len(t) for t in col_tokens)
 
-    lines: list[list[Segment]] = []
     for k in range(depth):  # column clues, bottom-aligned against the grid
         line = [Segment(" " * (margin + 2 + len(sep)))]
         for c, toks in enumerate(col_tokens):
@@ -74,8 +74,8 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
             else:
                 block = puzzle.cols[c][i].color if puzzle.cols[c] else None
                 line.append(Segment(toks[i].rjust(cw), "clue", block))
-        lines.append(line)
-    lines.append([Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))])
+        yield line
+    yield [Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))]
     for r, toks in enumerate(row_tokens):
         line = [Segment(" " * (margin - len(" ".join(toks))))]
         for i, tok in enumerate(toks):
@@ -95,8 +95,7 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
             if is_marked:
                 sym = MARKED_CELL
             line.append(Segment(sym.rjust(cw), "cell", color, is_marked))
-        lines.append(line)
-    return lines
+        yield line
 
 
 def render_text(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None) -> str:

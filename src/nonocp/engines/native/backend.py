@@ -91,6 +91,11 @@ class NativeBackend:
             engine.restrict(root, options.fixed)
             if engine.propagate(root, range(engine.nlines)) < 0:
                 exhausted = True
+            elif not any(engine.unknown_rows(root)):
+                # Line logic decided every cell, each line checked by the exact line solver: the one solution.
+                # No search, so none of its per-cell tables (a 2000x2000 grid's took 700 MB to find nothing).
+                found.append(root)
+                exhausted = True
             else:
                 stats.seconds["propagate"] = time.monotonic() - t
                 phase, t = "search", time.monotonic()

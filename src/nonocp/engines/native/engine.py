@@ -19,9 +19,17 @@ from nonocp.core.puzzle import Puzzle
 from nonocp.engines.native import fast
 from nonocp.engines.native.line import Blocks, Plan, blocks_of, feasible_planned, plan_of, solve_planned
 
-# The cache of line results is dropped when it grows past this many entries (keeps memory bounded on
-# long searches; ~200 bytes an entry).
+# The cache of line results is dropped when it grows past CACHE_LIMIT entries or CACHE_BYTES, whichever
+# comes first (keeps memory bounded on long searches). An entry holds two line-long masks in its key and
+# `ncol` in its value, so on long lines an entry is several times the ~300 bytes it is on 25-cell lines.
 CACHE_LIMIT = 400_000
+CACHE_BYTES = 128 << 20
+
+
+def cache_limit(longest_line: int, ncol: int) -> int:
+    """Entries the line cache may hold for lines up to `longest_line` cells with `ncol` colours."""
+    per_entry = 150 + 2 * ncol * (28 + 4 * (longest_line // 30 + 1))
+    return max(1000, min(CACHE_LIMIT, CACHE_BYTES // per_entry))
 
 _MISSING = object()
 
@@ -112,6 +120,7 @@ class Engine:
             self.key.append(ids.setdefault((b, n), len(ids)))
         # The C line solver (fast.py) when it is built and takes this puzzle: the three methods that solve lines
         # are replaced by theirs for this engine. No cache then: a C solve costs less than the cache's lookup.
+        self.cache_limit = cache_limit(max(self.length), self.ncol)
         self.fast_plans = fast.plans_for(self.blocks, self.length, self.ncol)
         if self.fast_plans is not None:
             self.line_result = self._fast_line_result  # type: ignore[method-assign]
@@ -193,7 +202,7 @@ class Engine:
         stats = self.stats
         if res is _MISSING:
             res = solve_planned(self.plans[ln], self.length[ln], old)
-            if len(cache) >= CACHE_LIMIT:
+            if len(cache) >= self.cache_limit:
                 cache.clear()
             cache[k] = res
             stats.line_solves += 1
@@ -215,7 +224,7 @@ class Engine:
         self.stats.line_solves += 1
         if feasible_planned(self.plans[ln], self.length[ln], old):
             return True
-        if len(self.cache) >= CACHE_LIMIT:
+        if len(self.cache) >= self.cache_limit:
             self.cache.clear()
         self.cache[k] = None
         return False
