@@ -38,8 +38,7 @@ from collections import deque
 from typing import Any
 
 from nonocp.analysis.explain import SMALL_RESIDUE
-from nonocp.analysis.steps import Frame, Step, StepMaker, blocks_of_line, line_cells, line_name, line_number
-from nonocp.analysis.techniques import decompose
+from nonocp.analysis.steps import Frame, Step, StepMaker, line_cells, line_name, line_number
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines import native
@@ -204,19 +203,7 @@ class Stepper:
             maker.add("contradiction", "contradiction", [], line=line, by="user", pass_=pass_)
             self.note = "contradiction"
         elif ev is not None:
-            if self.classify:
-                cells = line_cells(p, line)
-                before = [maker.masks[r * W + c] for r, c in cells]
-                after = list(before)
-                pos = {rc: i for i, rc in enumerate(cells)}
-                for r, c, _, new in ev.changes:
-                    after[pos[(r, c)]] = new
-                for technique, a, b in decompose(blocks_of_line(p, line), before, after):
-                    maker.add("line", technique, [(*cells[i], b[i]) for i in range(len(cells)) if a[i] != b[i]],
-                              line=line, by="user", pass_=pass_)
-            else:
-                maker.add("line", "enumeration", [(r, c, new) for r, c, _, new in ev.changes], line=line,
-                          by="user", pass_=pass_)
+            maker.line_steps(line, ev.changes, by="user", pass_=pass_)
         taken = maker.steps[first:]
         if not taken:
             self.note = "nothing-new"

@@ -164,9 +164,10 @@ MAX_TEXT = 2_000_000
 
 def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX_TEXT,
                 deadline: float | None = None) -> str:
-    """Each step in words, with the grid after it (undecided cells show their candidates; changed cells
-    are followed by `*`). Past `max_chars`, or once `deadline` (a time.monotonic() value) has passed, the
-    grids stop and a note says so; past twice `max_chars` the steps stop too, with a note."""
+    """Each step in words, with the grid after it (after the last step of a group: one line examined once).
+    Undecided cells show their candidates; changed cells are followed by `*`. Past `max_chars`, or once
+    `deadline` (a time.monotonic() value) has passed, the grids stop and a note says so; past twice
+    `max_chars` the steps stop too, with a note."""
     p = ex.puzzle
     masks = [(1 << len(p.palette)) - 1] * (p.width * p.height)
     drawer = PartialText(p)
@@ -175,11 +176,19 @@ def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX
     if grids:
         out.append(drawer.render(masks))
         size += len(out[-1])
-    for i, s in enumerate(ex.steps):
+    steps = ex.steps
+    changed: list[tuple[int, int]] = []
+    for i, s in enumerate(steps):
         for r, c, m in s.changes:
             masks[r * p.width + c] = m
+        changed += [(r, c) for r, c, _ in s.changes]
         part = f"\n{'  ' * s.depth}Step {s.n}: {step_text(s, p)} [{s.unknown} undecided]\n"
-        if grids and s.changes:
+        # the steps of one group (one line examined once, told as several techniques) share one grid
+        if i + 1 < len(steps) and steps[i + 1].group == s.group and steps[i + 1].kind == s.kind == "line":
+            out.append(part)
+            size += len(part)
+            continue
+        if grids and changed:
             if max_chars is not None and size > max_chars:
                 grids = False
                 part = "\n(no more grids: the output limit was reached)\n" + part
@@ -187,7 +196,8 @@ def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX
                 grids = False
                 part = "\n(no more grids: the time limit was reached)\n" + part
             else:
-                part += drawer.render(masks, [(r, c) for r, c, _ in s.changes])
+                part += drawer.render(masks, changed)
+        changed = []
         if max_chars is not None and size > 2 * max_chars:
             out.append(f"\n... {len(ex.steps) - i} more steps left out (the output limit was reached; "
                        "--format json has them all)\n")
