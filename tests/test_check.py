@@ -19,7 +19,7 @@ from nonocp.cli.app import app
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines import SolveOptions
+from nonocp.engines import Backend, SolveOptions
 from nonocp.formats import dumps
 from oracle import brute_force
 
@@ -28,7 +28,7 @@ def _allowed(grid: Grid, fixed: dict) -> bool:
     return all(mask >> grid.cells[r][c] & 1 for (r, c), mask in fixed.items())
 
 
-class BruteBackend:
+class BruteBackend(Backend):
     """A correct engine for tiny puzzles: brute force, honouring max_solutions and fixed cells."""
 
     name = "brute"

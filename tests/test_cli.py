@@ -26,7 +26,7 @@ from nonocp.core.grid import Grid
 from nonocp.core.palette import WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
 from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import Backend, SolveOptions, get_backend
 from nonocp.formats import dumps, loads
 from oracle import brute_force
 
@@ -35,7 +35,7 @@ from oracle import brute_force
 SEEN: list[SolveOptions] = []  # the options the fake engines were called with, newest last
 
 
-class BruteBackend:
+class BruteBackend(Backend):
     """A correct engine for tiny puzzles (brute force), honouring max_solutions."""
 
     name = "brute"
@@ -505,7 +505,12 @@ def test_backends_json():
     r = run("backends", "--format", "json")
     assert r.exit_code == 0
     rows = {row["name"]: row for row in json.loads(r.stdout)}
-    assert rows["brute"] == {"name": "brute", "available": True, "version": "test-1", "note": ""}
+    fake = {k: rows["brute"][k] for k in ("name", "available", "version", "note")}
+    assert fake == {"name": "brute", "available": True, "version": "test-1", "note": ""}
+    # what the class declares, from the contract's defaults for a fake that declares nothing
+    assert rows["brute"]["capabilities"]["proofs"] is False and rows["brute"]["options"] == "none"
+    assert rows["native"]["role"] == "independent" and rows["auto"]["role"] == "hybrid"
+    assert "encoding=automaton|blocks|both" in rows["sat"]["options"]
     assert rows["ghost"]["available"] is False and "ghost" in rows["ghost"]["note"]
 
 

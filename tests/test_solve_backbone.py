@@ -24,7 +24,7 @@ from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Meta, Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import Backend, SolveOptions, get_backend
 from nonocp.engines.solve import solve
 from nonocp.formats import dumps, load
 from oracle import brute_force
@@ -246,7 +246,7 @@ def test_backbone_with_format_non_is_a_usage_error():
 # --- out of time: exit 3 ------------------------------------------------------------------------------
 
 
-class TimeoutBackend:
+class TimeoutBackend(Backend):
     """Never reaches a verdict (a solution found, then the time ran out)."""
 
     name = "always-timeout"

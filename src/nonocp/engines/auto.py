@@ -39,9 +39,12 @@ from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines.contract import SolveOptions
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.forked import fork_available, race_in_children
+from nonocp.engines.native.backend import NativeBackend
 from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
+
+NativeStats = NativeBackend.stats
 
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
 # timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
@@ -58,12 +61,29 @@ RACE_PARTNER = "kissat404"
 RACE_DELAY = 15.0
 
 
-class AutoBackend:
+class AutoBackend(Backend):
     name = "auto"
-    # its own probing switch, and the sat engine's options (passed on to the SAT stage)
-    OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
+    variants = SatBackend.variants  # the SAT solver of step 2
+    # its own switches, and the sat engine's options (passed on to the SAT stage)
+    options = Options(
+        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
+        Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
+    ) | SatBackend.options
+    # No proofs: with proof_dir the DRAT proof certifies the SAT step only, relative to the cells native
+    # fixed, and a puzzle that native decides alone gets none. No solution callback of its own.
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    stats = Stats(
+        Stat("phase", str, "native (decided by line logic alone) or sat"),
+        Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
+        Stat("race", list, "the race's two members, in words"),
+        Stat("race_winner", (str, type(None)), "the member that answered (None: the deadline or both together)"),
+        Stat("race_found_by", list, "per solution, the member that found it (when no member answered alone)"),
+        include=(SatBackend.stats, NativeStats.prefixed("native_")),
+        always=("phase",),
+    )
 
     def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+        self.variant = variant
         self.sat = SatBackend(variant)
 
     def available(self) -> bool:
@@ -78,7 +98,7 @@ class AutoBackend:
         start = time.monotonic()
         deadline = options.deadline(start)
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
-        probe = options.extra.get("probe", DEFAULT_PROBE)
+        probe = self.options.get(options.extra, "probe", self.name)
         try:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
                                                                      probe=probe)
@@ -124,7 +144,7 @@ class AutoBackend:
 
     def _race_partner(self, options: SolveOptions) -> SatBackend | None:
         """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
-        wanted = options.extra.get("race")
+        wanted = self.options.get(options.extra, "race", self.name)
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
         if not wanted or not fork_available() or options.extra.get("proof_dir"):

@@ -38,11 +38,12 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, Stat, Stats
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
@@ -282,19 +283,43 @@ class _Collector:
         return Collector(*args, **kwargs)
 
 
-class CpsatBackend:
+class CpsatBackend(Backend):
     """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,plain`, ...) or
     `extra={"uniqueness": ..., "cell_model": ..., "cut_domains": ..., "probing": ...}` choose the
     uniqueness mode, the colour cell model, whether cell domains are first cut by each line and how much
     CP-SAT probes (see DEFAULT_PROBING). `plain` is the textbook model with CP-SAT's own parameters:
-    domains not cut, full probing."""
+    domains not cut, full probing. Raw CP-SAT parameters for experiments: `extra={"params": {...}}`."""
 
     name = "cpsat"
-    # `solve --option`
-    OPTIONS = {"uniqueness": UNIQUENESS_MODES, "cell_model": CELL_MODELS, "cut_domains": bool,
-               "probing": PROBING_LEVELS}
+    # comma-separated and combinable: `cpsat:block,bool`
+    variants = (*UNIQUENESS_MODES, *CELL_MODELS, "plain")
+    options = Options(
+        Option("uniqueness", UNIQUENESS_MODES, "enumerate", "several solutions by one enumeration or by re-solving"),
+        Option("cell_model", CELL_MODELS, "int", "a colour cell as one integer or one Boolean per colour"),
+        Option("cut_domains", bool, True, "cut each cell's colours by its row and column first"),
+        Option("probing", PROBING_LEVELS, DEFAULT_PROBING, "how much CP-SAT probes before its search"),
+    )
+    # no proofs (CP-SAT writes none); no solution callback: its own callback runs inside the C++ search
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    stats = Stats(
+        Stat("uniqueness", str, "enumerate or block"),
+        Stat("cell_model", str, "int or bool (always bool in black and white)"),
+        Stat("workers", int, "CP-SAT workers"),
+        Stat("probing", str, "light or full"),
+        Stat("import_seconds", float, "importing ortools (not counted in the time limit)"),
+        Stat("build_seconds", float, "building the model"),
+        Stat("fixed_cells", int, "cells fixed before search (one colour left)"),
+        Stat("solves", int, "CP-SAT solve calls"),
+        Stat("conflicts", int, "CP-SAT conflicts, all solves"),
+        Stat("branches", int, "CP-SAT branches, all solves"),
+        Stat("wall_time", float, "CP-SAT's own wall time, all solves"),
+        Stat("deterministic_time", float, "CP-SAT's work measure, not inflated by a busy machine"),
+        Stat("repeated_solutions", int, "solutions CP-SAT reported twice in an enumeration (ignored)"),
+        always=("uniqueness", "solves", "conflicts", "build_seconds"),
+    )
 
     def __init__(self, variant: str = "") -> None:
+        self.variant = variant
         self.uniqueness = "enumerate"
         self.cell_model = "int"
         self.cut_domains = True
@@ -308,8 +333,7 @@ class CpsatBackend:
                 self.cut_domains = False
                 self.probing = "full"
             else:
-                known = ", ".join((*UNIQUENESS_MODES, *CELL_MODELS, "plain"))
-                raise NonocpError(f"cpsat: unknown variant {part!r}; choose from {known}")
+                raise BackendUnavailable(f"cpsat: unknown variant {part!r}; choose from {', '.join(self.variants)}")
 
     def available(self) -> bool:
         # find_spec on the dotted name would import ortools/__init__ (and `logging`); checking the top
@@ -337,13 +361,11 @@ class CpsatBackend:
         import_seconds = start - before_import
         deadline = options.deadline(start)
         extra = options.extra or {}
-        uniqueness = extra.get("uniqueness", self.uniqueness)
-        if uniqueness not in UNIQUENESS_MODES:
-            raise NonocpError(f"cpsat: unknown uniqueness mode {uniqueness!r}")
-        cell_model = extra.get("cell_model", self.cell_model)
-        probing = extra.get("probing", self.probing)
-        if probing not in PROBING_LEVELS:
-            raise NonocpError(f"cpsat: unknown probing level {probing!r}; choose from {', '.join(PROBING_LEVELS)}")
+        get = self.options.get
+        uniqueness = get(extra, "uniqueness", self.name, self.uniqueness)
+        cell_model = get(extra, "cell_model", self.name, self.cell_model)
+        probing = get(extra, "probing", self.name, self.probing)
+        cut_domains = get(extra, "cut_domains", self.name, self.cut_domains)
         # CP-SAT parameters for every solve of this call: the probing level's, then raw ones for experiments
         # and benchmarks (extra={"params": {"symmetry_level": 0}}), which win
         params = {**(LIGHT_PROBING_PARAMS if probing == "light" else {}), **extra.get("params", {})}
@@ -368,7 +390,7 @@ class CpsatBackend:
         solutions: list[Grid] = []
         built: NonogramModel | None
         try:
-            built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains), deadline)
+            built = build_model(puzzle, cell_model, options.fixed, cut_domains, deadline)
         except OutOfTime:  # the budget ran out before the model was complete: no search at all
             built = None
         if built is None:
