@@ -11,7 +11,8 @@ SAT for what it leaves open.
 
 Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
 more than solving it; SAT search finishes the hard ones that probing + DFS cannot. With `proof_dir` the
-DRAT proof certifies the SAT step only (relative to the cells native fixed).
+sat engine solves the whole puzzle without step 1: a DRAT proof must certify the puzzle itself, and it
+could not check what native deduced.
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
@@ -69,11 +70,10 @@ class AutoBackend(Backend):
         Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
         Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
     ) | SatBackend.options
-    # No proofs: with proof_dir the DRAT proof certifies the SAT step only, relative to the cells native
-    # fixed, and a puzzle that native decides alone gets none. No solution callback of its own.
-    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
     stats = Stats(
-        Stat("phase", str, "native (decided by line logic alone) or sat"),
+        Stat("phase", str, "native (decided by line logic alone) or sat (after it, or alone for a proof)"),
         Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
         Stat("race", list, "the race's two members, in words"),
         Stat("race_winner", (str, type(None)), "the member that answered (None: the deadline or both together)"),
@@ -95,6 +95,11 @@ class AutoBackend(Backend):
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         from nonocp.engines.native import Timeout, propagate_and_probe
 
+        self.options.check(options.extra, self.name)  # its own and the sat engine's, before any work
+        if options.extra.get("proof_dir"):  # a certificate of the puzzle itself: SAT alone (module docstring)
+            alone = self.sat.solve(puzzle, options)
+            return dataclasses.replace(alone, backend=f"{self.name}:{self.sat.solver_name}",
+                                       stats={**alone.stats, "phase": "sat"})
         start = time.monotonic()
         deadline = options.deadline(start)
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions

@@ -19,8 +19,8 @@ What `solve(puzzle, options)` must do, whatever the engine:
 - every grid in `solutions` is a solution of the puzzle, distinct, at most `options.max_solutions`;
   `exhausted` only when the search proved there is nothing more to find;
 - honour `options.time_limit` (answer `timeout` with the solutions found so far) and `options.fixed`
-  (restrict those cells first) when its capabilities say so, and refuse clearly (BackendUnavailable)
-  what they say it cannot take (colours, a puzzle above `max_cells`);
+  (restrict those cells first) when its capabilities say so, and refuse clearly (BackendUnavailable, see
+  `Backend.check_puzzle`) what they say it cannot take: colours, a puzzle above `max_cells`, fixed cells;
 - never print (core code never does); report progress through `options.progress` if at all.
 """
 
@@ -172,6 +172,12 @@ class Options:
             return option.default if default is None else default
         return option.check(extra[name], engine)
 
+    def check(self, extra: Mapping[str, Any], engine: str) -> None:
+        """NonocpError, naming `engine`, for a declared option in `extra` with a value it does not take."""
+        for name, option in self._by_name.items():
+            if name in extra:
+                option.check(extra[name], engine)
+
     def describe(self) -> str:
         """`probe=true|false, guide=true|false`: for help texts and `nonocp backends`."""
         return ", ".join(o.describe() for o in self) or "none"
@@ -247,9 +253,9 @@ class Backend(ABC):
     stats: ClassVar[Stats] = Stats()
 
     def __init__(self, variant: str = "") -> None:
-        if variant and self.variants and variant not in self.variants:
-            known = ", ".join(self.variants)
-            raise BackendUnavailable(f"{self.name}: unknown variant {variant!r} (choose from {known})")
+        if variant and variant not in self.variants:
+            known = f"choose from {', '.join(self.variants)}" if self.variants else "it has none"
+            raise BackendUnavailable(f"{self.name}: unknown variant {variant!r} ({known})")
         self.variant = variant
 
     @property
@@ -276,8 +282,9 @@ class Backend(ABC):
         whose `capabilities.on_solution` is True have it."""
         raise NonocpError(f"{self.name}: no solution callback (capabilities.on_solution is False)")
 
-    def check_size(self, puzzle: Puzzle) -> None:
-        """BackendUnavailable when the puzzle is beyond what `capabilities` says this engine takes."""
+    def check_puzzle(self, puzzle: Puzzle, options: SolveOptions) -> None:
+        """BackendUnavailable (one line) when `capabilities` say this engine does not take this puzzle with
+        these options: colours, more than `max_cells` cells, fixed cells. For engines that lack one of them."""
         caps = self.capabilities
         if not caps.colours and not puzzle.palette.is_black_and_white:
             raise BackendUnavailable(f"{self.name}: black-and-white puzzles only ({len(puzzle.palette) - 1} colours)")
@@ -287,6 +294,8 @@ class Backend(ABC):
                 f"{self.name}: {puzzle.width}x{puzzle.height} = {cells} cells is too big for it "
                 f"(at most {caps.max_cells} cells); use another engine"
             )
+        if not caps.fixed and options.fixed:
+            raise BackendUnavailable(f"{self.name}: cannot restrict cells (SolveOptions.fixed)")
 
 
 def parse_engine_options(specs: list[str], backend: Backend) -> dict[str, Any]:
