@@ -39,6 +39,7 @@ REGISTRY: tuple[Entry, ...] = (
     Entry("cpsat", "nonocp.engines.cpsat:CpsatBackend", "OR-Tools CP-SAT, one automaton constraint per line"),
     Entry("sat", "nonocp.engines.sat:SatBackend", "python-sat (CaDiCaL by default), each line's clue in CNF"),
     Entry("auto", "nonocp.engines.auto:AutoBackend", "native line propagation, then SAT", HYBRID_ROLE),
+    Entry("brute", "nonocp.engines.brute:BruteBackend", "brute force, for tiny puzzles only", ORACLE_ROLE),
 )
 
 # name -> "module:Class", what get_backend looks up (tests register fakes here for the length of a test)
