@@ -1,8 +1,11 @@
 """The oracles every engine is checked against on tiny puzzles.
 
-- `line_solutions` / `every_solution` / `brute_force`: the definition itself, deliberately naive: every
-  line of `ncolors**length` whose runs equal the clue, and every product of those rows whose columns read
-  back the column clues. Only for a few dozen cells.
+- `brute_force(puzzle)`: every solution, by the brute-force engine's search (nonocp.engines.brute), which
+  shares no code with the engines it checks and is itself checked against the definition below
+  (tests/test_brute.py), without its size bound (the oracle is for tests; callers keep puzzles tiny).
+- `line_solutions` / `every_solution`: the definition itself, deliberately naive: every line of
+  `ncolors**length` whose runs equal the clue, and every product of those rows whose columns read back the
+  column clues. Only for a few dozen cells.
 """
 
 from __future__ import annotations
@@ -11,12 +14,12 @@ import itertools
 
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
+from nonocp.engines.brute import search
 
 
 def brute_force(puzzle: Puzzle, limit: int | None = None) -> list[Grid]:
-    """All solutions (up to `limit`). Only for puzzles of a few dozen cells."""
-    found = every_solution(puzzle)
-    return found if limit is None else found[:limit]
+    """All solutions (up to `limit`), in the brute-force engine's order."""
+    return search(puzzle, limit).solutions
 
 
 def line_runs(cells) -> list[tuple[int, int]]:
