@@ -163,13 +163,9 @@ def solve_planned(plan: Plan, n: int, masks: Sequence[int]) -> tuple[int, ...] |
     return tuple(new)
 
 
-def line_feasible(blocks: Blocks, n: int, masks: Sequence[int]) -> bool:
-    """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.)"""
-    return feasible_planned(plan_of(blocks), n, masks)
-
-
 def feasible_planned(plan: Plan, n: int, masks: Sequence[int]) -> bool:
-    """`line_feasible` with the clue's plan already at hand."""
+    """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.) For a
+    clue's plan (plan_of)."""
     return _forward(plan[0], n, masks) is not None
 
 
