@@ -49,7 +49,7 @@ INDEPENDENT: tuple[str, ...] = tuple(e.name for e in REGISTRY if e.role == INDEP
 # Every engine that takes a puzzle of any size: what the tests and the benchmarks run.
 GENERAL: tuple[str, ...] = tuple(e.name for e in REGISTRY if e.role != ORACLE_ROLE)
 # The default engine of `solve` and `bench`: the hybrid, faster overall than either of its parts on the
-# survey set (benchmarks/results/survey.md).
+# survey set (benchmarks/results/survey.md, "Why auto is the default").
 DEFAULT_BACKEND = "auto"
 
 

@@ -22,8 +22,8 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
    distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
    everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
    finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
-   (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
-   but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
+   (then CaDiCaL, guided by that solution, finds the second at once: sat.FOLLOW_UP_SOLVER) but is slower
+   on the ordinary puzzles (benchmarks/results/auto.md). The race is off with one core or `workers=1` (`nonocp bench`
    runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
    members would write the same files), and when the variant is the partner itself.
 """
@@ -48,17 +48,17 @@ from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
 NativeStats = NativeBackend.stats
 
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
-# timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
+# timeouts in all (benchmarks/results/auto.md, "Probing before SAT"). `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 # The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
 # formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
-# (benchmarks/README.md, "auto engine").
+# (benchmarks/results/auto.md, "Kissat in the hybrid").
 RACE_PARTNER = "kissat404"
 # Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
 # (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
-# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/README.md,
-# "auto engine"). After this delay only puzzles that CaDiCaL has not answered in 15 s pay for the second
-# core; every survey puzzle that it decides at all, it decides within that.
+# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/results/auto.md,
+# "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
+# second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
 
 

@@ -12,21 +12,19 @@ Several solutions (`max_solutions`, default 2, so that every answer says whether
   its learnt clauses and phases from one solution to the next.
 - "block" (`cpsat:block`): solve, add a clause saying "differ from every solution found so far", solve
   again, until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further
-  solution exists). Every solve starts from scratch, full presolve included.
-  Measured on the webpbn survey set (benchmarks/bench_cpsat.py, 14 puzzles both decided on a heavily
-  shared machine): enumerate 13.7 CPU s in total, block 23.8; enumerate also decided two puzzles that
-  block did not within the limit. Paying the presolve twice is what costs block on easy puzzles.
+  solution exists). Every solve starts from scratch, full presolve included, which is what makes block
+  slower on the survey set (benchmarks/results/cpsat.md, "Several solutions: enumerate or block").
 
-ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
+ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay for it.
 
 Time limit: `time_limit` is a budget for the whole call, counted from after the ortools import (the
-import is no search and cannot be interrupted: 8-14 s here on a loaded machine, most of it pandas; it is
-reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
+import is no search and cannot be interrupted, and takes seconds on a loaded machine, most of it pandas; it
+is reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
 solve (the enumeration, each block-and-resolve re-solve) gets only what is left of it. When the budget
 runs out the answer is `timeout` with the solutions found so far (or `multiple` if two were found).
 What is left over: CP-SAT checks its limit between steps, and some steps cannot be interrupted (the
-automaton expansion at the start of presolve, single presolve passes): on Knotty with a 0.5 s budget
-CP-SAT returned after 0.6-3.3 s here (load ~7). That overrun grows with the model and the machine's load.
+automaton expansion at the start of presolve, single presolve passes), so it may answer a few seconds
+late on a big model and a loaded machine (benchmarks/results/time-limits.md, "cpsat").
 """
 
 from __future__ import annotations
@@ -50,16 +48,15 @@ if TYPE_CHECKING:
 
 UNIQUENESS_MODES = ("block", "enumerate")
 CELL_MODELS = ("int", "bool")
-# Measured on the webpbn survey set on 2 shared cores (models/README.md): one worker was at least as
-# fast as two, so the default is 1 (deterministic too). `workers=0` asks CP-SAT for all cores.
+# One worker: deterministic, and at least as fast as two on the survey set on 2 shared cores
+# (benchmarks/results/cpsat.md, "Workers"). `workers=0` asks CP-SAT for all cores.
 DEFAULT_WORKERS = 1
 # How much probing CP-SAT does before its search (`--option probing=light|full`). "full" is CP-SAT's own
 # default: up to three presolve rounds, each probing up to 1 unit of deterministic time, and another
-# probing pass of up to 1 unit when the search starts. On these models every pass derives ~200k binary
-# clauses and the later ones fix almost nothing (Nature: 3,388 cells/literals fixed by the first round,
-# 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
-# at 0.1: faster in total on the numbered survey puzzles, every one decided either way (benchmarks/README.md,
-# "cpsat engine").
+# probing pass of up to 1 unit when the search starts. On these models the later rounds fix almost nothing
+# that the first did not, so "light" keeps one presolve round and caps the search-start probing at 0.1:
+# faster in total on the numbered survey puzzles, every one decided either way (benchmarks/results/cpsat.md,
+# "The survey set").
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
@@ -352,9 +349,9 @@ class CpsatBackend(Backend):
             return "ortools (version unknown)"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        # Import first, then start the clock: the import is no search, cannot be interrupted, and was
-        # 8-14 s here on a loaded machine (pandas); counting it made a 30 s budget run out before the
-        # first solve. It is reported on its own (0 once ortools is loaded).
+        # Import first, then start the clock: the import is no search, cannot be interrupted, and takes
+        # seconds on a loaded machine; counting it made a 30 s budget run out before the first solve
+        # (benchmarks/results/time-limits.md, "cpsat"). It is reported on its own (0 once ortools is loaded).
         before_import = time.monotonic()
         _cp_model()
         start = time.monotonic()

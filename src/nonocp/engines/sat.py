@@ -57,8 +57,8 @@ NON_INCREMENTAL = frozenset({"kissat404"})
 # After a non-incremental solver's first solution, the remaining rounds (another solution, or the proof that
 # none is left) go to this incremental solver, seeded with every blocking clause and with the last solution
 # as its phases, so that it searches near that solution first: guided, CaDiCaL finds a second solution of
-# Knotty or Faase in about a thousand conflicts, where unguided it (or a fresh Kissat per round) needs minutes
-# (benchmarks/README.md, "sat engine").
+# Knotty or Faase at once, where unguided it (or a fresh Kissat per round) needs minutes
+# (benchmarks/results/sat.md, "Kissat first, CaDiCaL guided").
 FOLLOW_UP_SOLVER = "cadical195"
 # how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
 BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
@@ -72,8 +72,8 @@ HARD_STOP_GRACE = 0.5
 # The value a solver tries first on a cell variable it decides: "background" sets every cell's background
 # literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
 # "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
-# Background first helped on big survey pictures and hurt on tournament puzzles (benchmarks/README.md,
-# "sat engine"), so the solver's own stays the default.
+# Background first helped on big survey pictures and hurt on tournament puzzles (benchmarks/results/sat.md,
+# "Initial phase"), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
 
@@ -374,8 +374,9 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
     - conflict budgets: CaDiCaL's interrupt() raises NotImplementedError in pysat, so it runs in slices of
       `conf_budget` conflicts (SLICE_SCHEDULE) with the clock checked in between; the solver keeps what it
       learnt from one slice to the next. The slice sizes follow a fixed schedule rather than the measured
-      speed: slices sized by speed made the search depend on the machine's load (the same solve of Sierp
-      took 3x more conflicts on one run than another).
+      speed: slices sized by speed made the search depend on the machine's load (the same solve took very
+      different numbers of conflicts from one run to the next: benchmarks/results/sat.md, "Fixed conflict
+      slices").
     Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
     """
     if deadline is None or solver_name in UNSTOPPABLE:

@@ -37,10 +37,10 @@ def state_to_grid(engine: Engine, st: list[int]) -> Grid:
 SEARCHES = ("cdcl", "dfs")
 
 # Probe every cell once at the root before the CDCL search (`extra={"probe": False}` turns it off): probing
-# alone solves Tragic, Petro and Signed, on which CDCL with line-wide explanations alone timed out at 60 s.
+# alone decides puzzles the CDCL search alone takes far longer on (benchmarks/results/native.md, "Root probing").
 ROOT_PROBE = True
 # Root probing's branch scores also seed the CDCL decision order (`extra={"guide": False}` turns it off):
-# fewer conflicts on tournament puzzles and Forever (benchmarks/README.md, "native engine").
+# fewer conflicts on tournament puzzles and Forever (benchmarks/results/native.md, "Root probing").
 
 
 class NativeBackend(Backend):

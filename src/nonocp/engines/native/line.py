@@ -66,9 +66,9 @@ def _schedule(length: int) -> tuple[int, ...]:
 def plan_of(blocks: Blocks) -> Plan:
     """Per clue, computed once: for the forward and the mirrored pass, the steps (length, colour,
     compulsory gap after the block, shift schedule), so the passes do no indexing or comparisons of their
-    own. Measured on 28,884 line solves recorded from probing five survey puzzles: 10.6 us a solve against
-    13.6 before (median of 7 rounds, same process). Callers that solve the same line many times (the
-    engine) keep the plan; `solve_line` looks it up here, in a bounded table keyed by the clue."""
+    own: a line solve is measurably cheaper (benchmarks/results/native.md, "Per-clue plans"). Callers that
+    solve the same line many times (the engine) keep the plan; `solve_line` looks it up here, in a bounded
+    table keyed by the clue."""
     plan = _PLANS.get(blocks)
     if plan is None:
         def steps(bl):
