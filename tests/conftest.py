@@ -51,6 +51,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    selected_engines(config)  # an unknown --backend is a usage error before any test runs
+
+
 def selected_engines(config: pytest.Config) -> list[str]:
     """The engines named by --backend (in order, each once), else tests/engines.py ENGINES."""
     given = [n.strip() for spec in config.getoption("backend") for n in spec.split(",") if n.strip()]
