@@ -183,3 +183,11 @@ def test_the_template_is_a_complete_backend_without_a_search():
         template.solve(PERMUTATIONS, SolveOptions())
     with pytest.raises(BackendUnavailable):
         TemplateBackend("no-such-variant")
+
+
+def test_the_help_text_names_every_registered_engine_and_the_default():
+    from nonocp.engines import DEFAULT_BACKEND, engine_help, names
+
+    text = engine_help()
+    assert all(name in text for name in names())
+    assert f"{DEFAULT_BACKEND} (the default)" in text and "brute (tiny puzzles only)" in text
