@@ -191,3 +191,13 @@ def test_the_help_text_names_every_registered_engine_and_the_default():
     text = engine_help()
     assert all(name in text for name in names())
     assert f"{DEFAULT_BACKEND} (the default)" in text and "brute (tiny puzzles only)" in text
+
+
+def test_a_puzzle_that_counting_refutes_reports_the_counting_stats():
+    from nonocp.engines.contract import COUNTING_STATS
+    from nonocp.engines.solve import solve
+
+    totals_differ = Puzzle((B(2), B(1)), (B(1), B(1)))  # 3 ink cells by rows, 2 by columns
+    result = solve(totals_differ, "brute")
+    assert result.status is Status.NONE and result.stats["proof"] == "counting"
+    assert COUNTING_STATS.problems(result.stats) == []
