@@ -63,7 +63,11 @@ def decided_words(step: Step, puzzle: Puzzle, limit: int = 8) -> str:
     decided = step.decided
     if not decided:
         n = len(step.changes)
-        return f"narrows {n} cell{'s' if n != 1 else ''}"
+        gone = 0
+        for (_, _, new), old in zip(step.changes, step.old, strict=True):
+            gone |= old & ~new
+        names = ", ".join(cell_symbol(puzzle, k) for k in range(len(puzzle.palette)) if (gone >> k) & 1)
+        return f"rules out {names} in {n} cell{'s' if n != 1 else ''}" if names else f"narrows {n} cells"
     names = [f"{cell_name((r, c))}={cell_symbol(puzzle, k)}" for r, c, k in decided[:limit]]
     more = f" and {len(decided) - limit} more" if len(decided) > limit else ""
     rest = len(step.changes) - len(decided)
@@ -138,8 +142,10 @@ def headline(ex: Explanation) -> str:
         "truncated": "stopped at --max-steps",
         "timeout": "time limit reached",
     }[ex.outcome]
-    sols = f"{c['solutions']} solutions, " if ex.exhaustive or c["solutions"] > 1 else ""
-    return (f"{name} ({p.width}x{p.height}): {verdict}: {sols}{c['steps']} steps in {c['passes']} passes: "
+    n = c["solutions"]
+    sols = f"{n} solution{'s' if n != 1 else ''}, " if ex.all_solutions else ""
+    passes = f"{c['passes']} pass{'es' if c['passes'] != 1 else ''}"
+    return (f"{name} ({p.width}x{p.height}): {verdict}: {sols}{c['steps']} steps in {passes}: "
             f"{c['line']} line, {c['probes']} probe, {c['guesses']} guesses, {c['backtracks']} backtracks, "
             f"depth {c['max_depth']}")
 
@@ -152,8 +158,10 @@ def solutions_text(ex: Explanation) -> str:
                    f"{s.guesses} made so far")
     if ex.exhaustive:
         out.append(f"{len(ex.solutions)} solution{'s' if len(ex.solutions) != 1 else ''} in all.")
-    elif ex.outcome == "solved" and len(ex.solutions) > 1:
-        out.append("stopped at the solution limit: there may be more.")
+    elif ex.outcome == "solved":
+        out.append("Stopped at the solution limit: there may be more.")
+    elif ex.outcome in ("timeout", "truncated"):
+        out.append("Stopped before every solution was found.")
     return "\n".join(out)
 
 
@@ -204,7 +212,7 @@ def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX
             break
         out.append(part)
         size += len(part)
-    if ex.solutions and (ex.exhaustive or len(ex.solutions) > 1):
+    if ex.all_solutions:
         out.append("\n" + solutions_text(ex) + "\n")
     elif ex.status is not None and str(ex.status) == "multiple":
         out.append("\nThe puzzle has other solutions too; this is the first one the engine reaches "
