@@ -12,8 +12,10 @@ and the web workbench's Step mode.
 
 Every action returns the steps it took (nonocp.analysis.steps.Step: technique, line or cell, the changed
 cells with old and new candidate masks, depth, group, pass; sentences come from
-nonocp.render.steps_text.step_text) and leaves a short machine-readable `note` when it took none or gave
-up ("nothing-new", "contradiction", "finished", "gave-up-limit", "gave-up-time").
+nonocp.render.steps_text.step_text; `nonocp.analysis.explain.step_json(step, puzzle, describe)` gives the
+JSON form `explain --format json` prints, candidates as symbols) and leaves a short machine-readable `note`
+when it took none or gave up ("nothing-new", "contradiction", "finished", "gave-up-limit", "gave-up-time",
+"nothing-to-undo").
 
 How `step()` chooses: it follows the native engine's probing depth-first search (nonocp.engines.native
 `trace_solve`) from the current grid, and keeps going past solutions: line steps, probes, guesses,
