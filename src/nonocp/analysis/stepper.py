@@ -112,10 +112,6 @@ class Stepper:
         return last is not None and (last.kind == "contradiction" or
                                      (last.kind == "all-remaining-cells" and last.solutions == 0))
 
-    def _solved(self) -> bool:
-        last = self.maker.steps[-1] if self.maker.steps else None
-        return last is not None and last.kind == "solution"
-
     # ----------------------------------------------------------------- the engine's choice
 
     def step(self) -> list[Step]:
@@ -124,9 +120,9 @@ class Stepper:
         if self.finished:
             self.note = "finished"
             return []
-        if not self.ahead and (self._dead() or self._solved() or self.ahead_ends):
+        if not self.ahead and (self._dead() or self._reached() or self.ahead_ends):
             self.ahead_ends = False
-            if self._dead() or self._solved():
+            if self._dead() or self._reached():
                 if not self.maker.frames:
                     self.finished = True
                     self.note = "finished"
@@ -213,9 +209,21 @@ class Stepper:
             taken += self._check_solved()
         return taken
 
+    def _reached(self) -> bool:
+        """This solved grid was reported already: a solution step since the last backtrack (a solved grid
+        changes only by going back)."""
+        for step in reversed(self.maker.steps):
+            if step.kind == "solution":
+                return True
+            if step.kind == "backtrack":
+                return False
+        return False
+
     def _check_solved(self) -> list[Step]:
         """After a user action decided every cell: a solution step if the grid fits every clue."""
         p = self.puzzle
+        if self._reached():
+            return []
         for ln in range(p.height + p.width):
             ev = native.deduce_line(p, self.maker.masks, ln)
             if isinstance(ev, native.Contradiction):
@@ -245,6 +253,11 @@ class Stepper:
         the step keeps what they share (a dead end when there is none). Gives up, taking no step, when
         there are more than `limit` (note "gave-up-limit") or `time_limit` seconds pass ("gave-up-time")."""
         self._user()
+        if not self.maker.undecided:
+            out = self._check_solved()
+            if not out and self.note is None:
+                self.note = "nothing-new"
+            return out
         deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
             union, count, complete = native.remaining_cells(self.puzzle, self.masks, limit, deadline)
