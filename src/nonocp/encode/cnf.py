@@ -43,8 +43,8 @@ ENCODINGS: dict[str, tuple[TemplateFn, ...]] = {
     "blocks": (blocks_template,),
     "both": (blocks_template, automaton_template),
 }
-# blocks: fewer clauses, and the fastest of the three on the whole survey set (benchmarks/README.md,
-# "sat engine").
+# blocks: fewer clauses, and the fastest of the three on the whole survey set (benchmarks/results/sat.md,
+# "Encodings").
 DEFAULT_ENCODING = "blocks"
 
 TRUE = 1  # variable 1 is fixed true by a unit clause; cell constants are +TRUE / -TRUE
@@ -174,8 +174,9 @@ def encode_puzzle(
     `check(size)` is called with the formula's size (an upper bound: clauses satisfied by fixed cells are
     counted) before any clause is written; whatever it raises propagates. EncodingTimeout when
     `deadline` (a time.monotonic() value) passes first."""
-    # Millions of small objects make the cyclic garbage collector rescan the growing heap again and again
-    # (measured: 36 s instead of 0.5 s on a 55x60 puzzle); none of them can form a cycle.
+    # Millions of small objects make the cyclic garbage collector rescan the growing heap again and again,
+    # many times the encoding's own work (benchmarks/results/sat.md, "Building the CNF"); none of them can
+    # form a cycle.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
