@@ -11,10 +11,10 @@ kind of output:
   escape `\\xNN` / `\\uNNNN`. The result is printable, one line, valid in XML 1.0, and applying the rule
   again changes nothing, so a file written this way reads back to the same title.
 - `ascii_line(s)`, for DIMACS comments (ASCII-only tools): `one_line`, then every non-ASCII character as
-  `\\uNNNN` (Żółw -> `\\u017b\\u00f3\\u0142w`).
+  `\\xNN` / `\\uNNNN` (Żółw -> `\\u017b\\xf3\\u0142w`).
 - `json_safe(text)`, for JSON already produced by `json.dumps(..., ensure_ascii=False)`: lossless; the
-  characters above that JSON leaves raw become `\\uNNNN` escapes, so the JSON still decodes to the
-  exact string and prints safely on a terminal.
+  characters above that JSON leaves raw (lone surrogates included, which UTF-8 cannot even encode) become
+  `\\uNNNN` escapes, so the JSON still decodes to the exact string and prints safely on a terminal.
 """
 
 from __future__ import annotations
@@ -66,11 +66,4 @@ def json_safe(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def without_surrogates(s: str) -> str:
-    """Lone surrogates (from a JSON `\\ud800` escape) as U+FFFD: they cannot be written as UTF-8."""
-    if not any("\ud800" <= ch <= "\udfff" for ch in s):
-        return s
-    return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
-__all__ = ["ascii_line", "json_safe", "one_line", "without_surrogates"]
+__all__ = ["ascii_line", "json_safe", "one_line"]

@@ -30,6 +30,7 @@ from nonocp.core.errors import ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
+from nonocp.core.text import json_safe
 from nonocp.formats._common import (
     MAX_COLORS,
     MAX_SIDE,
@@ -205,7 +206,7 @@ def _compact(obj: dict[str, Any]) -> str:
     for k, (key, value) in enumerate(items):
         comma = "," if k < len(items) - 1 else ""
         if isinstance(value, list):
-            inner = [json.dumps(v, ensure_ascii=False) for v in value]
+            inner = [json_safe(json.dumps(v, ensure_ascii=False)) for v in value]
             if inner:
                 lines.append(f"  {json.dumps(key)}: [")
                 lines.extend(f"    {s}," for s in inner[:-1])
@@ -214,6 +215,6 @@ def _compact(obj: dict[str, Any]) -> str:
             else:
                 lines.append(f"  {json.dumps(key)}: []{comma}")
         else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+            lines.append(f"  {json.dumps(key)}: {json_safe(json.dumps(value, ensure_ascii=False))}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
