@@ -370,6 +370,16 @@ def test_nin_ignores_trailing_junk_like_the_original_program():
     assert loads(text, "nin")[0].rows == (bw(1, 1), (), bw(3))
 
 
+@pytest.mark.parametrize(("line", "column", "hint"), [("1.1", 2, "did you mean 1,1?"), ("1 l", 3, "did you mean 1?"),
+                                                     ("1 a", 3, "numbers separated by commas or spaces")])
+def test_number_clue_typos_are_errors_with_column_and_hint(line, column, hint):
+    """Readers of plain number clues (.nin, .mk, .g, tournament, ...) share number_clue: the same strict rule."""
+    text = (FIX / "small.nin").read_text().replace("1 1\n0\n", f"{line}\n0\n", 1)
+    with pytest.raises(ParseError) as e:
+        loads(text, "nin", "t.nin")
+    assert (e.value.line, e.value.column) == (2, column) and hint in str(e.value)
+
+
 def test_nin_truncated():
     with pytest.raises(ParseError, match="truncated"):
         loads("3 3\n1\n1\n", "nin", "t.nin")

@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_TIMEOUT, fail, guarded, load_puzzles
+from nonocp.core.text import one_line
 
 FORMATS = ("text", "json")
 
@@ -140,7 +141,7 @@ def register(app: typer.Typer) -> None:
                 console = Console()
             for path, items in loaded:
                 for i, puzzle in enumerate(items, 1):
-                    label = _label(path, i, len(items), puzzle.title)
+                    label = _label(path, i, len(items), one_line(puzzle.title))
                     result = crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit)
                     if not any(r.ran for r in result.runs):
                         reasons = "; ".join(r.message for r in result.runs)

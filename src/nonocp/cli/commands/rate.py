@@ -28,6 +28,7 @@ from nonocp.cli.common import (
 )
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
+from nonocp.core.text import one_line
 
 FORMATS = ("text", "json")
 
@@ -116,7 +117,7 @@ def rate_command(
 
 
 def single_report(p: Puzzle, r: Rating) -> str:
-    name = p.title or "untitled"
+    name = one_line(p.title) or "untitled"
     lines = [
         f"{name} ({_size(p)}): {r.summary}",
         f"  verdict {r.verdict}; steps {r.steps} (line {r.line_steps}, probe {r.probes}); "
@@ -130,6 +131,7 @@ def single_report(p: Puzzle, r: Rating) -> str:
 
 
 def table(rows):
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(show_lines=False, header_style="bold")
@@ -147,8 +149,8 @@ def table(rows):
         verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if stdout_is_terminal() else r.verdict
         per = ",".join(str(g) for g in r.guesses_per_solution) + ("" if r.exhaustive or not r.guesses_per_solution
                                                                    else "+")
-        t.add_row(short, str(i), p.title, _size(p), verdict, str(r.steps), str(r.probes), str(r.guesses), per,
-                  str(r.depth), f"{r.seconds:.2f}")
+        t.add_row(short, str(i), escape(one_line(p.title)), _size(p), verdict, str(r.steps), str(r.probes),
+                  str(r.guesses), per, str(r.depth), f"{r.seconds:.2f}")
     return t
 
 
