@@ -3,6 +3,7 @@
     nice -n 10 python benchmarks/memory.py                      # every engine, every puzzle, --timeout 60
     python benchmarks/memory.py --engines sat --puzzles cauldron --timeout 20
     python benchmarks/memory.py --write benchmarks/results/memory.md
+    python benchmarks/memory.py --per-clause PUZZLE       # bytes each pysat solver holds per clause
 
 What is measured: the whole process tree of one `nonocp solve PUZZLE -b ENGINE --timeout T -f json`
 (the command, its forked solver children, the auto engine's race members), sampled every 50 ms. Two
@@ -138,13 +139,41 @@ def measure(cmd: list[str], hard_limit: float) -> dict:
             "code": proc.returncode, "status": status}
 
 
+SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "minisat22", "kissat404", "lingeling")
+
+
+def per_clause(puzzle: str) -> None:
+    """What each pysat solver holds per clause of the puzzle's CNF (the constants of engines/sat.py's
+    memory estimate): each solver loaded in a fresh process, resident memory before and after loading."""
+    code = (
+        "import sys, os\n"
+        "from nonocp.formats import load\n"
+        "from nonocp.encode.cnf import encode_puzzle\n"
+        "from pysat.solvers import Solver\n"
+        "rss = lambda: int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE')\n"
+        "cnf = encode_puzzle(load(sys.argv[1])[0])\n"
+        "before = rss()\n"
+        "s = Solver(name=sys.argv[2], bootstrap_with=cnf.clauses)\n"
+        "print(len(cnf.clauses), cnf.clauses.n_literals, rss() - before)\n"
+    )
+    print("| solver | clauses | literals | MB after loading | bytes per clause |\n|---|---:|---:|---:|---:|")
+    for name in SOLVERS:
+        out = subprocess.run([sys.executable, "-c", code, puzzle, name], capture_output=True, text=True)
+        clauses, literals, grew = (int(x) for x in out.stdout.split())
+        print(f"| {name} | {clauses} | {literals} | {grew / 2**20:.0f} | {grew / clauses:.0f} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--puzzles", default="", help="substrings of file names to keep (comma-separated)")
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--write", help="write the table (markdown) to this file")
+    ap.add_argument("--per-clause", metavar="PUZZLE", help="measure each pysat solver's bytes per clause")
     args = ap.parse_args(argv)
+    if args.per_clause:
+        per_clause(args.per_clause)
+        return 0
     nonocp = str(Path(sys.executable).with_name("nonocp"))
     puzzles = largest_puzzles() if CORPUS.exists() else []
     puzzles.append(random_grid_puzzle())

@@ -1,8 +1,9 @@
 """An enumeration the time limit cuts short is not complete, whatever its verdict.
 
-`--all --timeout 5` on a 20x20 puzzle whose clues are all `1` (20! solutions) used to exit 0 with
-`multiple` and 7,000-30,000 solutions, nothing saying the list was partial. Now (core/result.py): the
-verdict stays `multiple` (two grids prove it), `SolveResult.stop` says what ended the search, the JSON
+`--all --timeout 5` on a 20x20 puzzle whose clues are all `1` (20! solutions) finds thousands of
+solutions of many more; that must not look like a complete list (exit 0, `multiple`, nothing else). The
+rule (core/result.py): the verdict stays `multiple` (two grids prove it), `SolveResult.stop` says what
+ended the search, the JSON
 carries `"exhaustive"` and `"stopped"`, and the command exits 3 because the time limit, not the search,
 ended it. Every engine, through the real command.
 """

@@ -44,7 +44,7 @@ def test_a_fifo_as_input_is_refused_at_once(tmp_path, command):
     fifo = tmp_path / "in.non"
     os.mkfifo(fifo)
     args = [command[0], str(fifo), *command[1:]]
-    r = nonocp(*args)  # before: blocked for ever in open()
+    r = nonocp(*args)  # a plain open() would block until a writer came
     assert r.returncode == 2, r.stderr
     assert f"{fifo}: is a FIFO (named pipe), not a puzzle file" in r.stderr
     assert "Traceback" not in r.stderr
@@ -84,7 +84,7 @@ def test_clue_typo_is_reported_at_line_and_column_with_a_hint(tmp_path):
     path = tmp_path / "typo.non"
     path.write_text("width 3\nheight 2\nrows\n2.1\n1\ncolumns\n2\n1\n1\n")
     r = nonocp("solve", str(path), "-b", "native")
-    assert r.returncode == 2  # before: a colour named `.` was invented and the answer was "no solution" (1)
+    assert r.returncode == 2  # not a colour named `.` and the answer "no solution" (exit 1)
     assert r.stderr.strip() == (f"nonocp: {path}:4:2: clue '2.1': '.' is not a number or a separator; did you "
                                 "mean 2,1? (blocks are separated by commas or spaces)")
 
@@ -139,7 +139,7 @@ def test_convert_writes_titles_nonocp_reads_back(tmp_path, ext):
     out = tmp_path / f"out.{ext}"
     r = nonocp("convert", str(hostile_puzzle(tmp_path)), str(out))
     assert r.returncode == 0, r.stderr
-    (p,) = load(str(out))  # before: control characters in the file, then "binary data" on reading it
+    (p,) = load(str(out))  # control characters written raw would read as "binary data"
     if ext == "json":
         assert p.title == HOSTILE  # JSON carries every character
     else:
@@ -150,7 +150,7 @@ def test_convert_writes_titles_nonocp_reads_back(tmp_path, ext):
 def test_proof_cnf_comments_are_one_ascii_line(tmp_path):
     proofs = tmp_path / "proofs"
     r = nonocp("solve", str(hostile_puzzle(tmp_path)), "-b", "sat", "--proof", str(proofs))
-    assert r.returncode == 0, r.stderr  # before: an 'ascii' codec error naming no file, and a 0-byte .cnf
+    assert r.returncode == 0, r.stderr  # not an 'ascii' codec error naming no file and a 0-byte .cnf
     (cnf,) = proofs.glob("*.cnf")
     data = cnf.read_bytes()
     assert data.isascii()

@@ -148,7 +148,8 @@ def test_clause_store_holds_the_same_clauses_as_the_templates(puzzle_and_grid):
 
 
 def test_native_builds_no_search_tables_when_line_logic_decides_every_cell(monkeypatch):
-    """A 300x300 empty grid used to build CDCL tables for every cell (700 MB at 2000x2000) to find nothing."""
+    """The CDCL search's tables cost hundreds of bytes a cell (hundreds of MB at 2000x2000): not built for
+    a puzzle that line logic has decided (here a 300x300 empty grid)."""
     import nonocp.engines.native.backend as backend
 
     def no_search(*args, **kwargs):

@@ -1,7 +1,7 @@
 """The one write path (nonocp.formats.files.write_file) through the real command: what `-o` and `convert`
-do with every kind of target. A rename onto a special file replaces it (as root `-o /dev/null` turned
-/dev/null into a regular file), a rename onto a link replaces the link, a read-only file was replaced
-silently, and errors named the temp file: each case below pins what happens now."""
+do with every kind of target. What they guard against: a rename onto a special file replaces it (as root,
+`-o /dev/null` would turn /dev/null into a regular file), a rename onto a link replaces the link, a
+read-only file replaced without a word, errors that name a temp file."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Palettes that cannot run out of symbols: big palettes through every reader and writer, and through the
-CLI (a reader that runs out of symbols used to raise StopIteration: a traceback, exit 1, and a whole
-`bench` folder run lost)."""
+CLI (a reader that ran out of symbols would raise StopIteration: a traceback, exit 1, and a whole `bench`
+folder run lost)."""
 
 from __future__ import annotations
 

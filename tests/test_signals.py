@@ -2,8 +2,9 @@
 
 The one signal story (nonocp.engines.forked): sat and cpsat search in a forked child that ignores Ctrl-C
 in a process group of its own; the command gets KeyboardInterrupt, kills the child, says "interrupted"
-and exits 130. Before: CaDiCaL aborted the process (exit 134), Glucose printed a traceback (exit 1),
-CP-SAT answered "time limit reached" (exit 3). A command killed by SIGTERM takes its children with it.
+and exits 130. In process, CaDiCaL aborts the whole process on SIGINT (exit 134), Glucose raises its own
+error (a traceback, exit 1) and CP-SAT answers "time limit reached" (exit 3). A command killed by
+SIGTERM takes its children with it.
 
 The puzzle is a 16x16 permutation puzzle (every clue `1`: 16! solutions) with `--all`: every engine is
 still enumerating when the signal comes, whatever the machine's speed, and no corpus is needed. The

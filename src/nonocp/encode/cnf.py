@@ -13,9 +13,9 @@ Line templates rely on that restriction: they never mention colours absent from 
 Encodings (per line, see cnf_automaton.py and cnf_blocks.py): "automaton", "blocks", or "both" (the
 two together over the same cell variables).
 
-Memory: the clauses live in one flat array (ClauseStore, 4 bytes a literal; lists of Python ints took
-~10x that: 2 GB for a 512x512 picture), and every line's template is built before any clause is
-written, so the formula's exact size (CnfSize) is known first: `encode_puzzle(..., check=fn)` calls
+Memory: the clauses live in one flat array (ClauseStore, 4 bytes a literal, where a list of Python ints
+costs about ten times that: benchmarks/results/memory.md), and every line's template is built before any
+clause is written, so the formula's exact size (CnfSize) is known first: `encode_puzzle(..., check=fn)` calls
 `fn(size)`, which may raise to refuse a formula that would not fit (the sat engine's memory budget).
 """
 
@@ -117,7 +117,7 @@ class PuzzleCnf:
 
     def decode(self, model: Sequence[int]) -> Grid:
         """The grid of a pysat model (model[i-1] is +i or -i)."""
-        true = bytearray(self.n_vars + 2)  # one byte a variable, where a set of ints took ~60
+        true = bytearray(self.n_vars + 2)  # one byte a variable: a set of the true ones costs far more
         for lit in model:
             if lit > 0:
                 true[lit] = 1

@@ -12,7 +12,7 @@ While building, a literal may also be the constant True or False; `LineTemplateB
 those away (a clause holding True is dropped, False literals are removed), so templates hold no constants.
 
 Storage: the clauses as one flat array of codes, each clause followed by a 0 (DIMACS style): 4 bytes a
-literal, where tuples of Python ints took about 40, and instantiation maps the whole array in one pass
+literal, where tuples of Python ints cost ten times that, and instantiation maps the whole array in one pass
 (code 0 maps to 0, so the terminators carry over).
 """
 

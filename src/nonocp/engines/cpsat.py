@@ -395,8 +395,9 @@ class CpsatBackend(Backend):
 
         kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
         # Memory: CP-SAT's presolve expands the line automata into Booleans, and how many it keeps depends
-        # on what its propagation fixes on the way (a random 200x200 grid: 3 million, 2.8 GB; a 512x512
-        # picture: 0.4 GB), so no estimate made before solving is worth having. The child gets the budget
+        # on what its propagation fixes on the way (a random 200x200 grid takes several times what a
+        # 512x512 picture takes: benchmarks/results/memory.md), so no estimate made before solving is
+        # worth having. The child gets the budget
         # as a hard cap instead; CP-SAT does not survive a failed allocation, and its crash at the cap is
         # reported as the puzzle not fitting.
         try:

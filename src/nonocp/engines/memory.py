@@ -1,8 +1,8 @@
 """The memory budget of one solve, and the engines' one way of refusing a puzzle that would not fit.
 
-Why: the formulas and models the engines build grow with the puzzle in ways the puzzle's size hides. A
-512x512 picture is 9 million clauses (CaDiCaL alone holds ~1.4 GB of them), and CP-SAT's presolve
-expands the automata of a random 200x200 grid to 3 million Booleans (2.8 GB). Without a budget such a
+Why: the formulas and models the engines build grow with the puzzle in ways the puzzle's size hides: a
+512x512 picture is millions of clauses, and CP-SAT's presolve expands the automata of a random 200x200
+grid to millions of Booleans (gigabytes: benchmarks/results/memory.md). Without a budget such a
 solve takes the machine's memory until the kernel kills something; with one, the engine either picks
 a leaner way to solve (the sat engine's MiniSat, the auto engine's native search) or refuses up front
 with a one-line message that says how much it would need and how to allow it.

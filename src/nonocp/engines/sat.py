@@ -91,9 +91,9 @@ HARD_STOP_GRACE = 0.5
 # "Initial phase"), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
-# Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, measured by loading the
-# CNF of a 200x200 picture (1.9 million clauses) into each (benchmarks/results/memory.md), and how much its
-# learnt clauses add during a search. An unnamed solver is cadical195; when that would not fit the budget
+# Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, from loading the CNF of
+# a 200x200 picture into each (benchmarks/results/memory.md, "Per clause"), and how much its learnt
+# clauses add during a search. An unnamed solver is cadical195; when that would not fit the budget
 # and MEMORY_FALLBACK would, the search uses MEMORY_FALLBACK (a solver named by the variant is kept).
 SOLVER_BYTES_PER_CLAUSE = {"cadical": 200, "glucose": 110, "gluecard": 110, "maple": 110, "minisat": 75,
                            "minicard": 75, "kissat": 75, "lingeling": 75}

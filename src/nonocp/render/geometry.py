@@ -16,8 +16,8 @@ from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
 
 # The biggest picture drawn: a PNG is held as RGB (3 bytes a pixel) and every cell is an object here and
-# a `<rect>` in SVG, so a 2000x2000 grid at 20 px (1.6 gigapixels) took 7 GB as PNG and 2.5 GB as SVG.
-# Both limits let the corpus's largest puzzle (512x512) through.
+# a `<rect>` in SVG, so a 2000x2000 grid at 20 px (1.6 gigapixels) would take gigabytes
+# (benchmarks/results/memory.md). Both limits let the corpus's largest puzzle (512x512) through.
 MAX_PIXELS = 200_000_000
 MAX_CELLS = 1_100_000
 

@@ -47,8 +47,8 @@ def cell_symbol(puzzle: Puzzle, color: int) -> str:
 
 
 def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, gap: bool = True):
-    """The picture's lines, each a list of Segments, one line at a time (a generator: a Segment per cell of
-    a 2000x2000 grid at once took a gigabyte).
+    """The picture's lines, each a list of Segments, one line at a time (a generator: a Segment for every
+    cell of a 2000x2000 grid at once would take a gigabyte).
 
     With `gap`, cells are one character apart (plain text); without, cells touch (painted cells make a
     picture) and each is at least two characters wide and one wider than the longest column token.

@@ -111,7 +111,7 @@ class NativeBackend(Backend):
                 exhausted = True
             elif not any(engine.unknown_rows(root)):
                 # Line logic decided every cell, each line checked by the exact line solver: the one solution.
-                # No search, so none of its per-cell tables (a 2000x2000 grid's took 700 MB to find nothing).
+                # No search, so none of its per-cell tables (hundreds of MB on a 2000x2000 grid, to find nothing).
                 found.append(root)
                 exhausted = True
             else:
