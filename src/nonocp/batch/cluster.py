@@ -1,0 +1,254 @@
+"""`--cluster ADDRESS`: running a batch's solves on a Dask distributed cluster instead of the local pool.
+
+    with Cluster.connect("tcp://host:8786") as cluster:      # or "local:4": four local worker processes
+        outcome = run_batch(entries, engines, options, runner=cluster.runner())
+
+Only this module imports Dask (nonocp.batch.pool is the default and never does). The client submits one
+task per puzzle and engine, the puzzle as text (nonocp.batch.remote runs it on the worker, forked, with
+the hard time limit), keeps a bounded number of tasks in flight (a 100,000-puzzle archive is not 100,000
+futures at once), and hands each result back as it completes. A worker that dies mid-puzzle is Dask's to
+handle: the scheduler gives the task to another worker; a task that kills `allowed-failures` workers in a
+row becomes an error row. On Ctrl-C the tasks not finished are cancelled, and a local cluster is shut down.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from nonocp.batch.remote import check_text, puzzle_text, solve_text
+from nonocp.batch.worker import Outcome, Task
+from nonocp.core.errors import NonocpError
+from nonocp.engines import BACKENDS
+
+try:  # this module is imported only for --cluster; without Dask, require_dask() says what to install
+    from distributed import WorkerPlugin as _PluginBase
+except ImportError:
+    _PluginBase = object  # type: ignore[assignment, misc]
+
+INSTALL_HINT = "pip install 'nonocp[cluster]' (Dask distributed)"
+# How long to wait for a remote scheduler to answer before giving up.
+CONNECT_TIMEOUT = "20s"
+# Tasks kept in flight per worker thread: enough that no worker waits for the client's next submission.
+IN_FLIGHT_PER_THREAD = 4
+
+
+class ClusterError(NonocpError):
+    """The cluster cannot be used: Dask missing, a bad address, a scheduler that does not answer."""
+
+
+def require_dask() -> None:
+    """Raise ClusterError with what to install when Dask distributed is not importable here."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ClusterError(f"--cluster needs Dask, which is not installed here: {INSTALL_HINT}") from None
+
+
+def parse_address(address: str) -> tuple[str, int | str]:
+    """("local", N) for `local:N`, else ("remote", address) for a scheduler address; ClusterError if neither."""
+    text = address.strip()
+    m = re.fullmatch(r"local:(\d+)", text)
+    if m:
+        n = int(m.group(1))
+        if n < 1:
+            raise ClusterError(f"--cluster {address}: a local cluster needs at least 1 worker")
+        return "local", n
+    if re.fullmatch(r"(?:(tcp|tls|ws|wss)://)?[\w.\-\[\]:]+:\d+", text):
+        return "remote", text
+    raise ClusterError(f"--cluster {address}: give a scheduler address (tcp://host:8786) or local:N")
+
+
+def _engine_targets(engines: Iterable[str]) -> dict[str, str | None]:
+    return {e: BACKENDS.get(e.partition(":")[0]) for e in engines}
+
+
+class Cluster:
+    """A connected Dask client (and the local cluster it started, if any)."""
+
+    def __init__(self, client: Any, local: Any = None) -> None:
+        self.client = client
+        self.local = local
+        self.run_id = uuid.uuid4().hex[:8]  # task keys are unique per batch on a shared scheduler
+        self._threads = (0.0, 1)  # (when counted, worker threads)
+
+    @classmethod
+    @contextmanager
+    def connect(cls, address: str) -> Iterator[Cluster]:
+        """Connect to `address` (or start `local:N`), yield the Cluster, and always close what was opened."""
+        kind, value = parse_address(address)
+        require_dask()
+        from distributed import Client, LocalCluster
+
+        local = client = None
+        try:
+            if kind == "local":
+                local = LocalCluster(
+                    n_workers=int(value), threads_per_worker=1, processes=True, scheduler_port=0,
+                    dashboard_address=_dashboard_address(), silence_logs=logging.ERROR,
+                )
+                client = Client(local)
+                client.register_plugin(_QuietWorker())
+            else:
+                try:
+                    client = Client(str(value), timeout=CONNECT_TIMEOUT)
+                except (OSError, TimeoutError) as e:
+                    raise ClusterError(f"--cluster {address}: cannot reach the Dask scheduler ({e})") from None
+            yield cls(client, local)
+        finally:
+            _close(client, local)
+
+    @property
+    def dashboard_link(self) -> str | None:
+        """The Dask dashboard's address, when the scheduler runs one (it needs bokeh)."""
+        try:
+            return self.client.dashboard_link
+        except (KeyError, AttributeError, OSError):
+            return None
+
+    def worker_threads(self) -> int:
+        """Threads over all workers (counted at most every few seconds: workers come and go)."""
+        when, count = self._threads
+        if time.monotonic() - when > 5.0:
+            count = max(1, sum(self.client.nthreads().values()))
+            self._threads = (time.monotonic(), count)
+        return count
+
+    def submit_all(
+        self,
+        fn: Callable[..., Any],
+        jobs: Iterable[tuple[Any, tuple[Any, ...]]],
+        on_result: Callable[[Any, Any], None],
+        on_failure: Callable[[Any, BaseException], None],
+    ) -> None:
+        """Run fn(*args) for each (tag, args) of `jobs` on the cluster; on_result(tag, value) or
+        on_failure(tag, exception) in this thread as each finishes (completion order).
+
+        At most IN_FLIGHT_PER_THREAD tasks per worker thread are submitted at a time. Any exception here
+        (KeyboardInterrupt included) cancels the tasks still in flight before it propagates.
+        """
+        from distributed import as_completed
+
+        pending = iter(jobs)
+        in_flight: dict[str, Any] = {}  # future key -> tag
+        done = as_completed(with_results=True, raise_errors=False)
+        serial = 0
+
+        def top_up() -> None:
+            nonlocal serial
+            while len(in_flight) < IN_FLIGHT_PER_THREAD * self.worker_threads():
+                job = next(pending, None)
+                if job is None:
+                    return
+                tag, args = job
+                serial += 1
+                future = self.client.submit(fn, *args, key=f"nonocp-{self.run_id}-{serial}", pure=False)
+                in_flight[future.key] = tag
+                done.add(future)
+
+        try:
+            top_up()
+            for future, value in done:
+                tag = in_flight.pop(future.key)
+                if future.status == "error":
+                    on_failure(tag, value[1])
+                else:
+                    on_result(tag, value)
+                future.release()
+                top_up()
+        except BaseException:
+            futures = list(done.futures) if hasattr(done, "futures") else []
+            if futures:
+                try:
+                    self.client.cancel(futures, force=True)
+                except Exception:  # noqa: BLE001 - the client may be closing already
+                    pass
+            raise
+
+    def runner(self) -> Callable[[Sequence[Task], float | None, Callable[[Task, Outcome], None]], None]:
+        """A nonocp.batch Runner that solves `bench` tasks on this cluster."""
+
+        def run(tasks: Sequence[Task], hard_limit: float | None, on_outcome: Callable[[Task, Outcome], None]) -> None:
+            targets = _engine_targets(t.engine for t in tasks)
+
+            def jobs() -> Iterator[tuple[Task, tuple[Any, ...]]]:
+                for t in tasks:
+                    args = (t.task_id, puzzle_text(t.puzzle), t.engine, targets[t.engine], t.options, hard_limit)
+                    yield t, args
+
+            def failed(task: Task, exc: BaseException) -> None:
+                on_outcome(task, Outcome(task.task_id, "error", 0, 0.0, {}, _failure_text(exc)))
+
+            self.submit_all(solve_text, jobs(), on_outcome, failed)
+
+        return run
+
+    def check(
+        self,
+        puzzles: Sequence[Any],
+        engines: Sequence[str],
+        options: Any,
+        hard_limit: float | None,
+        on_run: Callable[[int, Any], None],
+    ) -> None:
+        """Run every engine on every puzzle (`check`); on_run(puzzle index, EngineRun) as each finishes."""
+        from nonocp.analysis.crosscheck import CRASHED, EngineRun
+
+        targets = _engine_targets(engines)
+
+        def jobs() -> Iterator[tuple[tuple[int, str], tuple[Any, ...]]]:
+            for i, puzzle in enumerate(puzzles):
+                text = puzzle_text(puzzle)
+                for e in engines:
+                    yield (i, e), (text, e, targets[e], options, hard_limit)
+
+        def failed(tag: tuple[int, str], exc: BaseException) -> None:
+            on_run(tag[0], EngineRun(tag[1], CRASHED, message=_failure_text(exc)))
+
+        self.submit_all(check_text, jobs(), lambda tag, run: on_run(tag[0], run), failed)
+
+
+def _failure_text(exc: BaseException) -> str:
+    """A task that failed on the cluster side (not in the engine): most often KilledWorker."""
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return "the workers running this puzzle died each time it was tried (Dask KilledWorker)"
+    text = " ".join(str(exc).split())
+    return f"{name}: {text}" if text else name
+
+
+def _dashboard_address() -> str | None:
+    """Any free port for a local cluster's dashboard, or none when bokeh (which serves it) is missing."""
+    try:
+        import bokeh  # noqa: F401
+    except ImportError:
+        return None
+    return "127.0.0.1:0"
+
+
+def _close(client: Any, local: Any) -> None:
+    for thing in (client, local):
+        if thing is not None:
+            try:
+                thing.close()
+            except Exception:  # noqa: BLE001 - closing after an interrupt: nothing more to do about it
+                pass
+
+
+class _QuietWorker(_PluginBase):  # type: ignore[misc, valid-type]
+    """In a local cluster's workers: Ctrl-C reaches the terminal's whole process group, and it is the
+    client's job to stop the batch (it closes the cluster); a worker must not die of it on its own."""
+
+    name = "nonocp-quiet-worker"
+
+    def setup(self, worker: Any) -> None:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
