@@ -57,7 +57,7 @@ def parse_address(address: str) -> tuple[str, int | str]:
     if m:
         n = int(m.group(1))
         if n < 1:
-            raise ClusterError(f"--cluster {address}: a local cluster needs at least 1 worker")
+            raise ClusterError(f"--cluster {address}: a local cluster needs at least 1 worker (local:N, N >= 1)")
         return "local", n
     if re.fullmatch(r"(?:(tcp|tls|ws|wss)://)?[\w.\-\[\]:]+:\d+", text):
         return "remote", text

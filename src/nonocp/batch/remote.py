@@ -1,10 +1,11 @@
 """What runs on a Dask worker: one puzzle, sent as text, solved in a solver process with a hard deadline.
 
-Imported by the workers through the functions the client submits (no Dask import here). A worker loads
-each engine once (`_BACKENDS`, imported in the worker process itself), and each worker thread solves
-through its own long-lived forked child (nonocp.batch.solver_process), which inherits those engines: a
-solve past its hard limit is killed with its child and the next puzzle gets a fresh one, and an engine
-that crashes its process (an abort in a C library) costs one row, never the worker.
+`solve_text` and `check_text` run in the worker (imported through the functions the client submits; no
+Dask import here); each worker thread hands its puzzles to a long-lived solver process of its own
+(nonocp.batch.solver_process), where `_solve_here` / `_check_here` run. The solver process imports each
+engine once (`_BACKENDS`) and keeps it for the next puzzles; a solve past its hard limit is killed with
+its process (the next puzzle gets a fresh one), and an engine that crashes its process (an abort in a C
+library) costs one row, never the worker.
 
 Puzzles travel as nonocp JSON text, so workers need no shared disk and no pickled nonocp objects on the
 way in; what comes back (an Outcome, or an EngineRun for `check`) is plain data.
@@ -22,7 +23,7 @@ from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines import BACKENDS, SolveOptions, get_backend
 
-# The engines this worker process has loaded: name -> backend object (inherited by each forked solve).
+# The engines this solver process has loaded: name -> backend object.
 _BACKENDS: dict[str, Any] = {}
 
 
@@ -68,7 +69,6 @@ def solve_text(
     """`bench`'s unit of work on a worker: the same Outcome the local pool's worker sends back."""
     start = time.monotonic()
     try:
-        _load(engine, target)  # in the worker, so that every solver process it forks has the engine loaded
         status, value = _solver().call(_solve_here, (task_id, text, engine, target, options), hard_limit)
     except Exception as e:  # noqa: BLE001 - whatever goes wrong here is this row's error, not the batch's
         return Outcome(task_id, "error", 0, time.monotonic() - start, {}, f"{type(e).__name__}: {e}")
@@ -97,7 +97,6 @@ def check_text(
 
     start = time.monotonic()
     try:
-        _load(engine, target)
         status, value = _solver().call(_check_here, (text, engine, target, options), hard_limit)
     except Exception as e:  # noqa: BLE001 - reported as this engine's crash on this puzzle
         return EngineRun(engine, CRASHED, time.monotonic() - start, message=f"{type(e).__name__}: {e}")

@@ -1,20 +1,24 @@
-"""A long-lived forked child that runs calls one at a time, killed and replaced when a call overruns.
+"""A long-lived solver process that runs calls one at a time, killed and replaced when a call overruns.
 
 What a Dask worker thread solves through (nonocp.batch.remote). Why not the alternatives:
 - solving in the worker's own thread cannot be stopped at a time limit (a thread cannot be killed), and
   an engine that aborts its process would take the worker down;
-- a fresh fork per puzzle (nonocp.engines.forked) costs more CPU than a small puzzle's solve, because a
-  Dask worker process is large (benchmarks/results/cluster.md);
+- a fork of the worker (per puzzle, or kept) is a copy of a large process: every fork an engine makes
+  inside it (the sat engine solves in a forked child) costs more, and a fork per puzzle costs more CPU
+  than a small puzzle's solve (benchmarks/results/cluster.md);
 - multiprocessing cannot start children from a Dask worker (its processes are daemonic).
-So the child is a plain os.fork() of the worker, which has the engines imported already, and it serves
-calls over a pipe until it is killed (past a deadline) or the thread that forked it ends (Linux
-PR_SET_PDEATHSIG: a worker that dies leaves no solver behind).
+So the solver is a fresh interpreter (`python -m nonocp.batch.solver_process`) that imports the engines
+on first use and serves calls over a pipe until it is killed (past a deadline) or the thread that
+started it ends (Linux PR_SET_PDEATHSIG: a worker that dies leaves no solver behind). Starting one costs
+an interpreter start and the engines' imports, paid again only after a kill.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection, Pipe
@@ -22,16 +26,17 @@ from typing import Any
 
 
 class SolverProcess:
-    """One forked child per instance; `call` starts it on first use and again after a kill or a crash."""
+    """One solver process per instance; `call` starts it on first use and again after a kill or a crash."""
 
     def __init__(self) -> None:
-        self.pid: int | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.conn: Connection | None = None
         self.lock = threading.Lock()
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], limit: float | None) -> tuple[str, Any]:
-        """("done", fn(*args) as run in the child), ("timeout", None) when it ran `limit` seconds and was
-        killed, or ("died", how) when the child ended without answering. fn must be importable by name."""
+        """("done", fn(*args) as run in the solver process), ("timeout", None) when it ran `limit` seconds
+        and was killed, or ("died", how) when the process ended without answering. `fn` must be importable
+        by name (it is pickled by reference)."""
         with self.lock:
             if self.conn is None:
                 self._start()
@@ -46,71 +51,71 @@ class SolverProcess:
                 return "died", self._reap()
 
     def _start(self) -> None:
-        parent = os.getpid()
         ours, theirs = Pipe(duplex=True)
-        pid = os.fork()
-        if pid == 0:  # the child: serve until told to stop or the pipe closes; never returns
-            code = 0
-            try:
-                ours.close()
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
-                _die_with(parent)
-                _serve(theirs)
-            except BaseException:  # noqa: BLE001 - nothing to report to: the parent sees the pipe close
-                code = 1
-            finally:
-                os._exit(code)
+        fd = theirs.fileno()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "nonocp.batch.solver_process", str(fd), str(os.getpid())],
+            pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        )
         theirs.close()
-        self.pid, self.conn = pid, ours
+        self.conn = ours
+        # The worker's import path: an engine registered from a module of the caller's imports here too.
+        ours.send(list(sys.path))
 
     def _reap(self) -> str:
-        pid, self.pid = self.pid, None
+        process, self.process = self.process, None
         if self.conn is not None:
             self.conn.close()
             self.conn = None
-        if pid is None:
+        if process is None:
             return "the solver process is gone"
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            return "the solver process is gone"
-        if os.WIFSIGNALED(status):
+        code = process.wait()
+        if code < 0:
             try:
-                how = signal.Signals(os.WTERMSIG(status)).name
+                how = signal.Signals(-code).name
             except ValueError:
-                how = f"signal {os.WTERMSIG(status)}"
+                how = f"signal {-code}"
         else:
-            how = f"exit code {os.WEXITSTATUS(status)}"
+            how = f"exit code {code}"
         return f"the solver process died ({how})"
 
     def stop(self) -> None:
-        """Kill the child (if any) and wait for it."""
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        """Kill the process (if any) and wait for it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
         self._reap()
 
 
 def _serve(conn: Connection) -> None:
     while True:
         try:
-            job = conn.recv()
+            fn, args = conn.recv()
         except (EOFError, OSError):
             return
-        fn, args = job
         conn.send(fn(*args))
 
 
 def _die_with(parent: int) -> None:
-    """Have the kernel kill this child when the thread that forked it ends (the worker died or closed)."""
+    """Have the kernel kill this process when the thread that started it ends (the worker died or closed)."""
     try:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        return  # not Linux: the child still ends when its pipe closes, after its current solve
+        return  # not Linux: the process still ends when its pipe closes, after its current solve
     if os.getppid() != parent:  # the worker died before prctl took effect
         os._exit(1)
+
+
+def main(argv: list[str]) -> None:
+    fd, parent = int(argv[1]), int(argv[2])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle (it stops the batch)
+    _die_with(parent)
+    conn = Connection(fd)
+    sys.path[:] = conn.recv()
+    _serve(conn)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
