@@ -13,6 +13,7 @@ row becomes an error row. On Ctrl-C the tasks not finished are cancelled, and a 
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import time
@@ -36,6 +37,19 @@ INSTALL_HINT = "pip install 'nonocp[cluster]' (Dask distributed)"
 CONNECT_TIMEOUT = "20s"
 # Tasks kept in flight per worker thread: enough that no worker waits for the client's next submission.
 IN_FLIGHT_PER_THREAD = 4
+
+
+# Dask's background work, cut for the clusters started here: the statistical profiler (it samples every
+# worker thread 100 times a second, and ours only wait on their solver processes), the event-loop and
+# system monitors (polled every 20 and 500 ms). Together they cost a local cluster several per cent of a
+# core; see benchmarks/results/cluster.md. Remote workers keep their own configuration.
+QUIET_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+}
 
 
 class ClusterError(NonocpError):
@@ -83,15 +97,17 @@ class Cluster:
         """Connect to `address` (or start `local:N`), yield the Cluster, and always close what was opened."""
         kind, value = parse_address(address)
         require_dask()
+        import dask
         from distributed import Client, LocalCluster
 
         local = client = None
         try:
             if kind == "local":
-                local = LocalCluster(
-                    n_workers=int(value), threads_per_worker=1, processes=True, scheduler_port=0,
-                    dashboard_address=_dashboard_address(), silence_logs=logging.ERROR,
-                )
+                with dask.config.set(QUIET_CONFIG):  # the workers take their configuration from here
+                    local = LocalCluster(
+                        n_workers=int(value), threads_per_worker=1, processes=True, scheduler_port=0,
+                        dashboard_address=_dashboard_address(), silence_logs=logging.ERROR,
+                    )
                 client = Client(local)
                 client.register_plugin(_QuietWorker())
             else:
@@ -129,7 +145,7 @@ class Cluster:
         """Run fn(*args) for each (tag, args) of `jobs` on the cluster; on_result(tag, value) or
         on_failure(tag, exception) in this thread as each finishes (completion order).
 
-        At most IN_FLIGHT_PER_THREAD tasks per worker thread are submitted at a time. Any exception here
+        At most IN_FLIGHT_PER_THREAD tasks per worker thread are in flight at a time. Any exception here
         (KeyboardInterrupt included) cancels the tasks still in flight before it propagates.
         """
         from distributed import as_completed
@@ -140,14 +156,19 @@ class Cluster:
         serial = 0
 
         def top_up() -> None:
+            """Refill to IN_FLIGHT_PER_THREAD tasks per thread once half of them are done: one message to
+            the scheduler per refill, not one per task (each costs the scheduler a graph update)."""
             nonlocal serial
-            while len(in_flight) < IN_FLIGHT_PER_THREAD * self.worker_threads():
-                job = next(pending, None)
-                if job is None:
-                    return
-                tag, args = job
-                serial += 1
-                future = self.client.submit(fn, *args, key=f"nonocp-{self.run_id}-{serial}", pure=False)
+            most = IN_FLIGHT_PER_THREAD * self.worker_threads()
+            if len(in_flight) > most // 2:
+                return
+            batch = list(itertools.islice(pending, most - len(in_flight)))
+            if not batch:
+                return
+            keys = [f"nonocp-{self.run_id}-{serial + i}" for i in range(len(batch))]
+            serial += len(batch)
+            columns = list(zip(*(args for _, args in batch), strict=True))
+            for (tag, _), future in zip(batch, self.client.map(fn, *columns, key=keys, pure=False), strict=True):
                 in_flight[future.key] = tag
                 done.add(future)
 
