@@ -252,7 +252,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--cluster", metavar="ADDRESS",
                 help="solve on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N worker "
-                "processes here (--jobs is then not used; needs nonocp[cluster])",
+                "processes here (--jobs is then not used; needs nonocp\\[cluster])",
             ),
         ] = None,
         resume: Annotated[

@@ -154,7 +154,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--cluster", metavar="ADDRESS",
                 help="Run the engines on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N "
-                "worker processes here; each run is then stopped hard past its time limit (needs nonocp[cluster]).",
+                "worker processes here; each run is then stopped hard past its time limit (needs nonocp\\[cluster]).",
             ),
         ] = None,
     ) -> None:
