@@ -255,6 +255,11 @@ def test_bad_cluster_addresses_are_one_line_errors(fakes, tmp_path, monkeypatch)
     res = run_cli(["check", str(tmp_path / "p00.non"), "--backends", "oracle", "--cluster", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1
+    old = tmp_path / "old.csv"  # a scheduler out of reach costs nothing: the report there is kept
+    old.write_text("file,index,engine,verdict\n")
+    res = run_cli(["bench", str(tmp_path), "-b", "oracle", "--no-progress", "--cluster", "tcp://127.0.0.1:9",
+                   "--csv", str(old)])
+    assert res.exit_code == 2 and "cannot reach" in res.output and old.read_text() == "file,index,engine,verdict\n"
 
 
 def test_without_dask_cluster_says_what_to_install(tmp_path):

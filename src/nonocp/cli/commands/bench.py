@@ -291,12 +291,6 @@ def register(app: typer.Typer) -> None:
             plan = plan_batch(entries, engines, options, previous)
             csv_path, json_path = _report_targets(csv_path, json_path, resume)
             head = _json_head(engines, options, paths, cluster)
-            csv_report = CsvReport(csv_path, plan.previous) if csv_path else None
-            json_report = JsonReport(json_path, head, plan.previous) if json_path else None
-            if resume:
-                done = len(plan.carried)
-                print(f"nonocp: resuming {resume}: {done} of {plan.planned} rows already there, "
-                      f"{len(plan.tasks)} runs to do", file=sys.stderr)
 
             def on_record(record: Any) -> None:
                 bar.add(record)
@@ -304,6 +298,7 @@ def register(app: typer.Typer) -> None:
                     if report is not None:
                         report.add(record)
 
+            # The cluster first: a scheduler that cannot be reached must not cost the user an old report.
             with _runner_context(cluster) as connected:
                 runner = None
                 if connected is not None:
@@ -311,6 +306,11 @@ def register(app: typer.Typer) -> None:
                     link = connected.dashboard_link
                     if link:
                         print(f"nonocp: Dask dashboard: {link}", file=sys.stderr)
+                csv_report = CsvReport(csv_path, plan.previous) if csv_path else None
+                json_report = JsonReport(json_path, head, plan.previous) if json_path else None
+                if resume:
+                    print(f"nonocp: resuming {resume}: {len(plan.carried)} of {plan.planned} rows already "
+                          f"there, {len(plan.tasks)} runs to do", file=sys.stderr)
                 with _Progress(len(plan.tasks) + len(plan.input_errors), progress) as bar:
                     outcome = run_batch(entries, engines, options, on_record=on_record, runner=runner, plan=plan)
             summary = outcome.summary()
