@@ -144,6 +144,7 @@ def proc_cpu(pid: int) -> float:
 def part2(tasks: int, out: Path) -> dict:
     """Per-puzzle scheduling costs on a scheduler and two workers started as separate processes."""
     from nonocp.batch import BatchOptions, plan_batch, run_batch
+    from nonocp.batch import cluster as cluster_module
     from nonocp.batch.cluster import Cluster
     from nonocp.batch.collect import PuzzleEntry
     from nonocp.formats import loads
@@ -164,6 +165,7 @@ def part2(tasks: int, out: Path) -> dict:
         puzzle = loads(tiny_puzzle_text(), "json")[0]
         entries = [PuzzleEntry(f"tiny-{i}", 1, puzzle) for i in range(tasks)]
         options = BatchOptions(timeout=10)
+        measured = {}
         with Cluster.connect(address) as cluster:
             cluster.client.wait_for_workers(2)
             warm = run_batch(entries[:50], ["native"], options, runner=cluster.runner())  # engines imported
@@ -174,13 +176,17 @@ def part2(tasks: int, out: Path) -> dict:
                 self_cpu = time.process_time()
                 return self_cpu, proc_cpu(scheduler.pid), sum(proc_cpu(p) for p in worker_pids)
 
-            plan = plan_batch(entries, ["native"], options)
-            before, start = snapshot(), time.monotonic()
-            outcome = run_batch(entries, ["native"], options, runner=cluster.runner(), plan=plan)
-            wall = time.monotonic() - start
-            after = snapshot()
-        assert all(r.verdict == "unique" for r in outcome.records), "a tiny puzzle was not solved"
-        client, sched, work = (b - a for a, b in zip(before, after, strict=True))
+            # one puzzle per Dask task (what each task costs), then as `bench --cluster` sends them
+            for name, chunk in (("per task", 1), ("chunked", cluster_module.MAX_CHUNK)):
+                cluster_module.MAX_CHUNK = chunk
+                plan = plan_batch(entries, ["native"], options)
+                before, start = snapshot(), time.monotonic()
+                outcome = run_batch(entries, ["native"], options, runner=cluster.runner(), plan=plan)
+                wall = time.monotonic() - start
+                after = snapshot()
+                assert all(r.verdict == "unique" for r in outcome.records), "a tiny puzzle was not solved"
+                client, sched, work = (b - a for a, b in zip(before, after, strict=True))
+                measured[name] = {"wall": wall, "client": client, "scheduler": sched, "workers": work}
     finally:
         for p in (workers, scheduler):
             if p is not None:
@@ -194,8 +200,7 @@ def part2(tasks: int, out: Path) -> dict:
     pool_start = time.monotonic()
     run_batch(entries, ["native"], BatchOptions(jobs=2, timeout=10))
     pool_wall = time.monotonic() - pool_start
-    return {"tasks": tasks, "wall": wall, "client": client, "scheduler": sched, "workers": work,
-            "pool_wall": pool_wall}
+    return {"tasks": tasks, "pool_wall": pool_wall, **measured}
 
 
 def median(xs: list[float]) -> float:
@@ -241,29 +246,31 @@ def main() -> None:
     if args.tiny:
         t = part2(args.tiny, out)
         n = t["tasks"]
-        print(f"\n{n} tiny puzzles on a separate scheduler + 2 workers: wall {t['wall']:.2f} s "
-              f"({1000 * t['wall'] / n:.2f} ms per puzzle with 2 workers; the local pool: "
-              f"{1000 * t['pool_wall'] / n:.2f} ms); CPU per puzzle: scheduler {1000 * t['scheduler'] / n:.2f} ms, "
-              f"client {1000 * t['client'] / n:.2f} ms, workers {1000 * t['workers'] / n:.2f} ms")
+        print(f"\n{n} tiny puzzles (1x1) on a separate scheduler + 2 workers; the local pool with 2 jobs: "
+              f"{1000 * t['pool_wall'] / n:.2f} ms per puzzle")
+        for name in ("per task", "chunked"):
+            m = t[name]
+            print(f"  {name}: {1000 * m['wall'] / n:.2f} ms wall per puzzle; CPU per puzzle: scheduler "
+                  f"{1000 * m['scheduler'] / n:.2f} ms, client {1000 * m['client'] / n:.2f} ms, workers "
+                  f"{1000 * m['workers'] / n:.2f} ms")
         if results:
             solves = median([r["solve_seconds"] / r["rows"] for r in by["pool"]])
-            project(100_000, 20 * 8, solves, t)
+            for name in ("per task", "chunked"):
+                project(100_000, 20 * 8, solves, t[name], n, name)
     print(f"\n{split.report()}; load average at the end {uptime()}")
     print(f"reports: {out}")
 
 
-def project(puzzles: int, threads: int, solve: float, t: dict) -> None:
+def project(puzzles: int, threads: int, solve: float, m: dict, n: int, name: str) -> None:
     """Wall time of `puzzles` on `threads` worker threads: the slowest of the three pipelines."""
-    n = t["tasks"]
-    per_worker = t["workers"] / n
-    compute = puzzles * (solve + per_worker) / threads
-    scheduler = puzzles * t["scheduler"] / n
-    client = puzzles * t["client"] / n
-    print(f"\nprojection, {puzzles:,} puzzles on {threads} worker threads (20 machines x 8 cores), "
+    compute = puzzles * (solve + m["workers"] / n) / threads
+    scheduler = puzzles * m["scheduler"] / n
+    client = puzzles * m["client"] / n
+    bound = "compute" if compute >= max(scheduler, client) else "scheduler" if scheduler >= client else "client"
+    print(f"\nprojection ({name}), {puzzles:,} puzzles on {threads} worker threads (20 machines x 8 cores), "
           f"{solve:.3f} s of solving per puzzle as measured here:")
-    print(f"  workers: {compute:.0f} s ({compute / 60:.1f} min); scheduler busy {scheduler:.0f} s; "
-          f"client busy {client:.0f} s -> about {max(compute, scheduler, client) / 60:.1f} min, "
-          f"{'compute' if compute >= max(scheduler, client) else 'scheduling'}-bound")
+    print(f"  workers {compute:.0f} s ({compute / 60:.1f} min); scheduler busy {scheduler:.0f} s; "
+          f"client busy {client:.0f} s -> about {max(compute, scheduler, client) / 60:.1f} min, {bound}-bound")
 
 
 if __name__ == "__main__":

@@ -278,3 +278,22 @@ def test_without_dask_cluster_says_what_to_install(tmp_path):
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert res.returncode == 2, res.stderr
     assert res.stderr.strip().count("\n") == 0 and "nonocp[cluster]" in res.stderr, res.stderr
+
+
+def test_quick_puzzles_travel_several_to_a_task():
+    from nonocp.batch.cluster import MAX_CHUNK, TASK_SECONDS, _Chunking
+
+    chunking = _Chunking(threads=2)
+    sizes = []
+    for seconds in [0.001] * 3:
+        chunking.add(seconds)
+        sizes.append(chunking.size())
+    assert sizes == [1, 1, 1]  # one puzzle per task until 4 rows (2 per thread) are in
+    chunking.add(0.001)
+    assert chunking.size() == MAX_CHUNK
+    slow = _Chunking(threads=1)
+    for seconds in (TASK_SECONDS / 4, TASK_SECONDS / 4):
+        slow.add(seconds)
+    assert slow.size() == 4
+    slow.add(10 * TASK_SECONDS)  # a timeout pulls the mean up: back to one per task
+    assert slow.size() == 1

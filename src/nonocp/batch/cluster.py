@@ -3,12 +3,13 @@
     with Cluster.connect("tcp://host:8786") as cluster:      # or "local:4": four local worker processes
         outcome = run_batch(entries, engines, options, runner=cluster.runner())
 
-Only this module imports Dask (nonocp.batch.pool is the default and never does). The client submits one
-task per puzzle and engine, the puzzle as text (nonocp.batch.remote runs it on the worker, forked, with
-the hard time limit), keeps a bounded number of tasks in flight (a 100,000-puzzle archive is not 100,000
-futures at once), and hands each result back as it completes. A worker that dies mid-puzzle is Dask's to
-handle: the scheduler gives the task to another worker; a task that kills `allowed-failures` workers in a
-row becomes an error row. On Ctrl-C the tasks not finished are cancelled, and a local cluster is shut down.
+Only this module imports Dask (nonocp.batch.pool is the default and never does). The client submits a
+task per puzzle and engine (several puzzles per task when they are quick), each puzzle as text; on the
+worker nonocp.batch.remote solves it in a solver process with the hard time limit. The client keeps a
+bounded number of tasks in flight (a 100,000-puzzle archive is not 100,000 futures at once) and hands
+each result back as it completes. A worker that dies mid-puzzle is Dask's to handle: the scheduler gives
+the task to another worker; a task that kills `allowed-failures` workers in a row becomes error rows.
+On Ctrl-C the tasks not finished are cancelled, and a local cluster is shut down.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from nonocp.batch.remote import check_text, puzzle_text, solve_text
+from nonocp.batch.remote import check_text, puzzle_text, solve_texts
 from nonocp.batch.worker import Outcome, Task
 from nonocp.core.errors import NonocpError
 from nonocp.engines import BACKENDS
@@ -37,6 +38,9 @@ INSTALL_HINT = "pip install 'nonocp[cluster]' (Dask distributed)"
 CONNECT_TIMEOUT = "20s"
 # Tasks kept in flight per worker thread: enough that no worker waits for the client's next submission.
 IN_FLIGHT_PER_THREAD = 4
+# Quick puzzles travel several to a task, about this many seconds of solving each (see _Chunking).
+TASK_SECONDS = 1.0
+MAX_CHUNK = 64
 
 
 # Dask's background work, cut for the clusters started here: the statistical profiler (it samples every
@@ -192,20 +196,31 @@ class Cluster:
             raise
 
     def runner(self) -> Callable[[Sequence[Task], float | None, Callable[[Task, Outcome], None]], None]:
-        """A nonocp.batch Runner that solves `bench` tasks on this cluster."""
+        """A nonocp.batch Runner that solves `bench` tasks on this cluster, several puzzles per Dask task
+        when they are quick (see _Chunking)."""
 
         def run(tasks: Sequence[Task], hard_limit: float | None, on_outcome: Callable[[Task, Outcome], None]) -> None:
             targets = _engine_targets(t.engine for t in tasks)
+            chunking = _Chunking(self.worker_threads())
 
-            def jobs() -> Iterator[tuple[Task, tuple[Any, ...]]]:
-                for t in tasks:
-                    args = (t.task_id, puzzle_text(t.puzzle), t.engine, targets[t.engine], t.options, hard_limit)
-                    yield t, args
+            def jobs() -> Iterator[tuple[Sequence[Task], tuple[Any, ...]]]:
+                start = 0
+                while start < len(tasks):
+                    chunk = tasks[start:start + chunking.size()]
+                    start += len(chunk)
+                    items = [(t.task_id, puzzle_text(t.puzzle), t.engine, targets[t.engine], t.options) for t in chunk]
+                    yield chunk, (items, hard_limit)
 
-            def failed(task: Task, exc: BaseException) -> None:
-                on_outcome(task, Outcome(task.task_id, "error", 0, 0.0, {}, _failure_text(exc)))
+            def done(chunk: Sequence[Task], outcomes: list[Outcome]) -> None:
+                for task, outcome in zip(chunk, outcomes, strict=True):
+                    chunking.add(outcome.seconds)
+                    on_outcome(task, outcome)
 
-            self.submit_all(solve_text, jobs(), on_outcome, failed)
+            def failed(chunk: Sequence[Task], exc: BaseException) -> None:
+                for task in chunk:
+                    on_outcome(task, Outcome(task.task_id, "error", 0, 0.0, {}, _failure_text(exc)))
+
+            self.submit_all(solve_texts, jobs(), done, failed)
 
         return run
 
@@ -232,6 +247,29 @@ class Cluster:
             on_run(tag[0], EngineRun(tag[1], CRASHED, message=_failure_text(exc)))
 
         self.submit_all(check_text, jobs(), lambda tag, run: on_run(tag[0], run), failed)
+
+
+class _Chunking:
+    """How many puzzles go in one Dask task: one at first, then as many as take about TASK_SECONDS to
+    solve by the running mean (at most MAX_CHUNK). Every task costs the scheduler, the client and the
+    worker a few milliseconds of CPU whatever it holds (benchmarks/results/cluster.md): quick puzzles
+    one per task would leave a large cluster waiting on its scheduler. A chunk's rows arrive together;
+    a worker that dies mid-chunk has the whole chunk run again elsewhere (its rows were not sent yet)."""
+
+    def __init__(self, threads: int) -> None:
+        self.warm_up = 2 * threads  # rows seen before chunking starts
+        self.count = 0
+        self.total = 0.0
+
+    def add(self, seconds: float | None) -> None:
+        self.count += 1
+        self.total += seconds or 0.0
+
+    def size(self) -> int:
+        if self.count < self.warm_up:
+            return 1
+        mean = max(self.total / self.count, 1e-3)
+        return max(1, min(MAX_CHUNK, int(TASK_SECONDS / mean)))
 
 
 def _failure_text(exc: BaseException) -> str:

@@ -79,6 +79,11 @@ def solve_text(
     return value
 
 
+def solve_texts(items: list[tuple[Any, ...]], hard_limit: float | None) -> list[Outcome]:
+    """Several puzzles in one Dask task: solve_text on each (task id, text, engine, target, options)."""
+    return [solve_text(*item, hard_limit) for item in items]
+
+
 def _solve_here(task_id: int, text: str, engine: str, target: str | None, options: SolveOptions) -> Outcome:
     """In the solver process: run_task reports any failure of the engine as the outcome's error."""
     try:
