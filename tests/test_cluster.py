@@ -297,3 +297,15 @@ def test_quick_puzzles_travel_several_to_a_task():
     assert slow.size() == 4
     slow.add(10 * TASK_SECONDS)  # a timeout pulls the mean up: back to one per task
     assert slow.size() == 1
+
+
+def test_check_on_the_cluster_stops_an_overrunning_engine(address, fakes, tmp_path):
+    """`check --cluster`: an engine past its limit is stopped hard and shown as a timeout; the other
+    engine's verdict stands (one engine only, not a disagreement)."""
+    (path,) = write_puzzles(tmp_path, 1, titles={0: "stuck"})
+    res = run_cli(["check", str(path), "--backends", "oracle,stuck", "--timeout", "0.3", "--format", "json",
+                   "--cluster", address])
+    assert res.exit_code == 0, res.output
+    (puzzle,) = json.loads(res.stdout[res.stdout.index("{"):])["puzzles"]
+    assert [(e["engine"], e["status"]) for e in puzzle["engines"]] == [("oracle", "unique"), ("stuck", "timeout")]
+    assert puzzle["verdict"] == "unique" and puzzle["deciders"] == 1

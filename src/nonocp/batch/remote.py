@@ -69,11 +69,13 @@ def solve_text(
     """`bench`'s unit of work on a worker: the same Outcome the local pool's worker sends back."""
     start = time.monotonic()
     try:
-        status, value = _solver().call(_solve_here, (task_id, text, engine, target, options), hard_limit)
+        status, value = _solver().call(
+            _solve_here, (task_id, text, engine, target, options), hard_limit, prepare=(_load, (engine, target))
+        )
     except Exception as e:  # noqa: BLE001 - whatever goes wrong here is this row's error, not the batch's
         return Outcome(task_id, "error", 0, time.monotonic() - start, {}, f"{type(e).__name__}: {e}")
     if status == "timeout":  # still running at the hard limit: killed, as the local pool kills its worker
-        return Outcome(task_id, "timeout", 0, time.monotonic() - start, {"killed": True})
+        return Outcome(task_id, "timeout", 0, value, {"killed": True})
     if status == "died":
         return Outcome(task_id, "error", 0, time.monotonic() - start, {}, f"{value} while solving")
     return value
@@ -102,11 +104,13 @@ def check_text(
 
     start = time.monotonic()
     try:
-        status, value = _solver().call(_check_here, (text, engine, target, options), hard_limit)
+        status, value = _solver().call(
+            _check_here, (text, engine, target, options), hard_limit, prepare=(_load, (engine, target))
+        )
     except Exception as e:  # noqa: BLE001 - reported as this engine's crash on this puzzle
         return EngineRun(engine, CRASHED, time.monotonic() - start, message=f"{type(e).__name__}: {e}")
     if status == "timeout":
-        return EngineRun(engine, "timeout", time.monotonic() - start, message="stopped at the hard time limit")
+        return EngineRun(engine, "timeout", value, message="stopped at the hard time limit")
     if status == "died":
         return EngineRun(engine, CRASHED, time.monotonic() - start, message=f"{value} while solving")
     return value

@@ -20,9 +20,12 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection, Pipe
 from typing import Any
+
+from nonocp.batch.pool import STARTUP_LIMIT
 
 
 class SolverProcess:
@@ -33,19 +36,33 @@ class SolverProcess:
         self.conn: Connection | None = None
         self.lock = threading.Lock()
 
-    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], limit: float | None) -> tuple[str, Any]:
-        """("done", fn(*args) as run in the solver process), ("timeout", None) when it ran `limit` seconds
-        and was killed, or ("died", how) when the process ended without answering. `fn` must be importable
-        by name (it is pickled by reference)."""
+    def call(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        limit: float | None,
+        prepare: tuple[Callable[..., Any], tuple[Any, ...]] | None = None,
+    ) -> tuple[str, Any]:
+        """("done", fn(*args) as run in the solver process), ("timeout", seconds) when it ran `limit` seconds
+        and was killed, or ("died", how) when the process ended without answering. `prepare` (a function
+        and its arguments: importing the engine) runs first, off the clock, as does starting the process.
+        Functions must be importable by name (they are pickled by reference)."""
         with self.lock:
             if self.conn is None:
                 self._start()
             assert self.conn is not None
             try:
+                if prepare is not None:
+                    self.conn.send(prepare)
+                    if not self.conn.poll(STARTUP_LIMIT):
+                        self.stop()
+                        return "died", f"the solver process did not start within {STARTUP_LIMIT:.0f} s"
+                    self.conn.recv()
+                sent = time.monotonic()
                 self.conn.send((fn, args))
                 if not self.conn.poll(limit):
                     self.stop()
-                    return "timeout", None
+                    return "timeout", time.monotonic() - sent
                 return "done", self.conn.recv()
             except (EOFError, OSError):
                 return "died", self._reap()
