@@ -70,9 +70,13 @@ class SolverProcess:
     def _start(self) -> None:
         ours, theirs = Pipe(duplex=True)
         fd = theirs.fileno()
+        # Dask starts its workers with MALLOC_TRIM_THRESHOLD_ low, so that they hand memory back often; an
+        # engine allocating and freeing all the time would pay system calls for it: the solver keeps the
+        # default, as the local pool's workers do.
+        env = {k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "nonocp.batch.solver_process", str(fd), str(os.getpid())],
-            pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            pass_fds=(fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
         )
         theirs.close()
         self.conn = ours
