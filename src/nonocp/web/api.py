@@ -82,7 +82,7 @@ class Api:
             fmt = codec.text_field(body, "format", 40)
             _, puzzles = codec.from_bytes(text.encode("utf-8"), None, fmt, self.limits)
             if len(puzzles) > 1:
-                raise ApiError(422, f"the text holds {len(puzzles)} puzzles; send one")
+                raise ApiError(400, f"the text holds {len(puzzles)} puzzles; send one")
             return puzzles[0]
         raise ApiError(400, "send the puzzle as 'puzzle' (a JSON puzzle object) or 'text' (a puzzle file's text)")
 

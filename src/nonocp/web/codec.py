@@ -2,8 +2,8 @@
 the same schema `nonocp convert --to json` writes), and uploads are files in any readable format.
 
 Every problem becomes an ApiError with an HTTP status and a one-line message: 400 for input that cannot be
-read, 413 for a body over the size limit, 422 for a well-formed puzzle the server will not take (over its
-grid limits) or that is not a puzzle (a clue that cannot fit its line).
+read or is not a puzzle (a clue that cannot fit its line), 413 for a body over the size limit, 422 for a
+puzzle this server will not take (over its grid or colour limits).
 """
 
 from __future__ import annotations
@@ -136,9 +136,9 @@ def _read(call):
         return call()
     except ParseError as e:
         where = f"line {e.line}: " if e.line is not None else ""
-        raise ApiError(400, f"{where}{e.message}") from None
-    except InvalidPuzzleError as e:
-        raise ApiError(422, str(e)) from None
+        # the readers speak to the command line; here the format is chosen in the request, not by --from
+        message = e.message.replace("(give it with --from)", "(choose the format)")
+        raise ApiError(400, f"{where}{message}") from None
     except NonocpError as e:
         raise ApiError(400, str(e)) from None
     except RecursionError:
@@ -152,7 +152,7 @@ def _valid(puzzle: Puzzle, limits: Limits) -> Puzzle:
     try:
         return puzzle.validate()
     except InvalidPuzzleError as e:
-        raise ApiError(422, str(e)) from None
+        raise ApiError(400, str(e)) from None
 
 
 def grid_from_rows(rows: Any, puzzle: Puzzle) -> Grid:

@@ -82,13 +82,18 @@ def serve(
         url = url.replace("127.0.0.1", "localhost", 1)
     app = create_app(settings)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5,
         server_header=False,
     )
-    server = uvicorn.Server(config)
-    if open_browser:
-        threading.Thread(target=_open_when_ready, args=(server, url), daemon=True).start()
-    say(f"{url} (Ctrl-C stops it)")
+    workers = app.state.workers
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            workers.stop_soon()  # running solves end now (killed), so the shutdown need not wait for them
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
+    threading.Thread(target=_announce, args=(server, url, open_browser, say), daemon=True).start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled, after its clean shutdown
@@ -98,16 +103,17 @@ def serve(
     say("stopped")
 
 
-def _open_when_ready(server, url: str) -> None:
+def _announce(server, url: str, open_browser: bool, say: Callable[[str], None]) -> None:
+    """Say where the server is once it answers (and open the page if asked)."""
     import time
 
-    for _ in range(600):
-        if server.started:
-            webbrowser.open(url)
-            return
+    while not server.started:
         if server.should_exit:
             return
-        time.sleep(0.1)
+        time.sleep(0.05)
+    say(f"{url} (Ctrl-C stops it)")
+    if open_browser:
+        webbrowser.open(url)
 
 
 __all__ = ["LOOPBACK_HOSTS", "bind", "is_loopback", "serve"]

@@ -46,6 +46,10 @@ class Superseded(JobRefused):
     status = 409
 
 
+class Stopping(JobRefused):
+    status = 503
+
+
 class JobFailed(Exception):
     """The job raised something that is not the client's fault, or its process died (a 500 answer)."""
 
@@ -98,6 +102,9 @@ class Workers:
         self._pending = 0  # jobs waiting or running
         self._procs: set[Any] = set()
         self._channels: dict[str, asyncio.Event] = {}  # channel -> the cancel signal of its newest job
+        self._cancels: set[asyncio.Event] = set()  # every job's cancel signal, for stop_soon()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
         self.started = 0  # worker processes started (for /api/info and the tests)
 
     @property
@@ -119,7 +126,11 @@ class Workers:
         said the input was bad) or JobFailed."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.limits.max_running)
+            self._loop = asyncio.get_running_loop()
+        if self.stopping:
+            raise Stopping("the server is stopping")
         cancel = asyncio.Event()
+        self._cancels.add(cancel)
         replaced = None
         if channel is not None:
             replaced = self._channels.get(channel)
@@ -140,6 +151,7 @@ class Workers:
             finally:
                 self._pending -= 1
         finally:
+            self._cancels.discard(cancel)
             if channel is not None and self._channels.get(channel) is cancel:
                 del self._channels[channel]
 
@@ -151,7 +163,7 @@ class Workers:
         try:
             await asyncio.wait({acquire, stop}, return_when=asyncio.FIRST_COMPLETED)
             if cancel.is_set():
-                raise Superseded("replaced by a newer request on the same channel")
+                raise self._why_cancelled()
         except BaseException:
             if acquire.done() and not acquire.cancelled():
                 self._slots.release()
@@ -175,7 +187,7 @@ class Workers:
             ready = await self._wait(conn_r, proc, time_limit + self.limits.kill_grace, cancel)
             seconds = time.monotonic() - start
             if cancel.is_set():
-                raise Superseded("replaced by a newer request on the same channel")
+                raise self._why_cancelled()
             if not ready:
                 return Outcome(False, None, seconds)
             try:
@@ -218,6 +230,22 @@ class Workers:
             for fd in fds:
                 loop.remove_reader(fd)
         return ready.is_set() and not cancel.is_set()
+
+    def _why_cancelled(self) -> JobRefused:
+        if self.stopping:
+            return Stopping("the server is stopping")
+        return Superseded("replaced by a newer request on the same channel")
+
+    def stop_soon(self) -> None:
+        """From a signal handler or another thread: refuse new jobs and cancel every running or waiting
+        one (their workers are killed, their requests answered 503), so that the server stops at once."""
+        self.stopping = True
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._cancel_all)
+
+    def _cancel_all(self) -> None:
+        for cancel in list(self._cancels):
+            cancel.set()
 
     def close(self) -> None:
         """Kill every worker still running (the server is stopping)."""

@@ -11,7 +11,7 @@ export class ApiError extends Error {
 // One id per page: the server's "channel" lets a newer background check replace an older one.
 export const PAGE_ID = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 36);
 
-async function answer(response) {
+async function answer(response, asFile = false) {
   const type = response.headers.get("content-type") || "";
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -24,21 +24,22 @@ async function answer(response) {
     }
     throw new ApiError(message, response.status);
   }
-  return type.includes("json") ? response.json() : response.blob();
+  return type.includes("json") && !asFile ? response.json() : response.blob();
 }
 
 export async function get(path, { signal } = {}) {
   return answer(await fetch(`/api/${path}`, { signal, headers: { Accept: "application/json" } }));
 }
 
-export async function post(path, body, { signal } = {}) {
+// `file`: the answer is a file to save (a Blob), whatever its type (an exported .json is not an answer).
+export async function post(path, body, { signal, file = false } = {}) {
   const response = await fetch(`/api/${path}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify(body),
     signal,
   });
-  return answer(response);
+  return answer(response, file);
 }
 
 // A file as it is (any puzzle format, or an image for the designer): the body is the file's bytes.

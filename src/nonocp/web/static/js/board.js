@@ -19,6 +19,11 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
+function typedTokens(text) {
+  const tokens = text.split(/[\s,]+/).filter(Boolean);
+  return tokens.length ? tokens : ["·"];
+}
+
 export class Board {
   // handlers: {cellDown(i, event), cellEnter(i, event), pointerUp(), header(kind, index, rect)}
   constructor(container, handlers = {}) {
@@ -100,7 +105,7 @@ export class Board {
 
   slots(tokens) {
     if (!tokens.length) return 1;
-    if (typeof tokens[0] === "string") return Math.max(1, Math.ceil(tokens[0].length / 2.2));
+    if (typeof tokens[0] === "string") return typedTokens(tokens[0]).length;
     return tokens.length;
   }
 
@@ -127,18 +132,14 @@ export class Board {
     const clue = (isRow ? puzzle.rows : puzzle.columns)[i];
     const font = Math.max(7, Math.round(s * 0.55));
     if (text != null) {
-      const t = el("text", { class: "blk typed", "font-size": font }, g);
-      t.textContent = text || "·";
-      if (isRow) {
-        t.setAttribute("x", ox - 6);
-        t.setAttribute("y", oy + i * s + s / 2);
-        t.setAttribute("text-anchor", "end");
-      } else {
-        t.setAttribute("x", ox + i * s + s / 2);
-        t.setAttribute("y", oy - 6);
-        t.setAttribute("writing-mode", "vertical-rl");
-        t.setAttribute("text-anchor", "end");
-      }
+      // a line being fixed: its typed tokens, one per slot like blocks (the server said what is wrong)
+      const tokens = typedTokens(text);
+      tokens.forEach((token, k) => {
+        const x = isRow ? ox - 2 - (tokens.length - k) * s : ox + i * s;
+        const y = isRow ? oy + i * s : oy - 2 - (tokens.length - k) * s;
+        const t = el("text", { class: "blk typed", x: x + s / 2, y: y + s / 2, "font-size": Math.min(font, (s * 1.6) / Math.max(token.length, 1)) }, g);
+        t.textContent = token;
+      });
       return;
     }
     const blocks = clue.length ? clue : [[0, null]];

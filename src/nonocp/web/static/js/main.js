@@ -24,6 +24,8 @@ export const app = {
   modes: {},
   board: null,
   linkTimer: 0,
+  linkVersion: 0,
+  linkPending: false, // a change not yet in the address bar (for the tests)
   link: "",
 
   message(text, error = false) {
@@ -71,6 +73,7 @@ export const app = {
   switchTo(name) {
     const next = this.modes[name];
     if (!next) return;
+    if (this.mode !== name) this.message("");
     if (this.mode && this.mode !== name && this.modes[this.mode].leave) this.modes[this.mode].leave();
     this.mode = name;
     for (const b of document.querySelectorAll(".tabs button")) b.setAttribute("aria-selected", String(b.dataset.mode === name));
@@ -82,12 +85,16 @@ export const app = {
   // The address bar's fragment follows the puzzle (debounced: compressing is asynchronous).
   updateLink() {
     clearTimeout(this.linkTimer);
+    this.linkPending = true;
     this.linkTimer = setTimeout(() => this.writeLink(), 120);
   },
 
   async writeLink() {
     if (!this.puzzle) return;
+    const version = ++this.linkVersion;
     const fragment = await encode(this.puzzle, this.isDesign);
+    if (version !== this.linkVersion) return; // a newer puzzle is being encoded
+    this.linkPending = false;
     this.link = `${location.origin}${location.pathname}${fragment}`;
     history.replaceState(null, "", fragment);
     document.body.dataset.link = this.link;

@@ -12,7 +12,7 @@ async function start() {
     const { puzzle } = found;
     const body = { puzzle: { ...puzzle }, format: "svg" };
     delete body.puzzle.goal;
-    const blob = await api.post("export", body);
+    const blob = await api.post("export", body, { file: true });
     const svg = new DOMParser().parseFromString(await blob.text(), "image/svg+xml").documentElement;
     $("sheet").replaceChildren(document.importNode(svg, true));
     $("print-title").textContent = puzzle.title || "Nonogram";

@@ -107,8 +107,8 @@ export function plain(puzzle) {
     width: puzzle.width,
     height: puzzle.height,
     colors: puzzle.colors,
-    rows: puzzle.rows,
-    columns: puzzle.columns,
+    rows: [...puzzle.rows],
+    columns: [...puzzle.columns],
   };
   for (const key of ["author", "copyright", "license", "source"]) if (puzzle[key]) out[key] = puzzle[key];
   if (puzzle.goal) out.goal = puzzle.goal;

@@ -7,10 +7,12 @@
 // <data> is base64url of deflate-raw of a small JSON object, version 1:
 //   {"v":1, "t": title, "c": [[name, "rrggbb", symbol], ...] (absent: black and white),
 //    "r": rows, "k": columns (each line a list of lengths in black and white, else of length, colour index
-//    pairs), "w": width, "h": height, "g": the goal's symbols row after row as one string (optional)}
+//    pairs), "w": width, "h": height, "g": the goal's symbols row after row as one string (optional),
+//    "m": {author, copyright, license, source} (those the puzzle has)}
 
 import { BW_COLORS, puzzleOfDrawing, symbolIndex, cellsOfRows } from "./puzzle.js";
 
+const META = ["author", "copyright", "license", "source"];
 const MAX_DECODED = 4 * 1024 * 1024; // a hostile link must not inflate into gigabytes
 
 function toBase64Url(bytes) {
@@ -99,6 +101,8 @@ export async function encode(puzzle, design = false) {
     data.k = packLines(puzzle.columns, index, bw);
   }
   if (puzzle.goal) data.g = puzzle.goal.join("");
+  const meta = Object.fromEntries(META.filter((k) => puzzle[k]).map((k) => [k, puzzle[k]]));
+  if (Object.keys(meta).length) data.m = meta;
   if (design && !puzzle.goal) throw new Error("a design needs its drawing");
   return `#${design ? "d" : "p"}=${toBase64Url(await deflate(JSON.stringify(data)))}`;
 }
@@ -145,5 +149,6 @@ export async function decode(link) {
   };
   if (puzzle.rows.length !== h || puzzle.columns.length !== w) throw new Error("the link's clues are damaged");
   if (goal) puzzle.goal = goal;
+  for (const key of META) if (data.m && typeof data.m[key] === "string" && data.m[key]) puzzle[key] = data.m[key];
   return { puzzle, design, cells: null };
 }

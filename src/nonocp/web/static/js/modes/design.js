@@ -100,21 +100,12 @@ async function check() {
     verdict.dataset.ms = String(Math.round(performance.now() - d.editedAt));
     app.solved = { result: solved, index: 0, roundTrip: 0 };
     rating.textContent = "";
+    delete rating.dataset.verdict;
+    delete verdict.dataset.ambiguous;
     if (solved.status === "multiple") {
-      // the first solutions' differences now; the exact ambiguous cells when the backbone comes
+      // the cells the solutions found disagree on, at once; every ambiguous cell when the backbone comes
       d.marks = { checkered: solved.differ.map(([r, c]) => r * d.width + c) };
       app.board.mark(d.marks);
-      $("check-state").textContent = "finding every ambiguous cell…";
-      const bb = await api.post("backbone", { puzzle, time_limit: 10, channel }, { signal });
-      if (seq !== d.seq) return;
-      if (bb.ambiguous) {
-        d.marks = { checkered: bb.ambiguous.map(([r, c]) => r * d.width + c) };
-        app.board.mark(d.marks);
-        verdict.dataset.ambiguous = String(bb.ambiguous.length);
-        verdict.textContent += ` · ${bb.ambiguous.length} ambiguous cells${bb.exact ? "" : " (at least)"}`;
-      }
-    } else {
-      delete verdict.dataset.ambiguous;
     }
     if (n === 0) {
       $("check-state").textContent = "";
@@ -125,6 +116,17 @@ async function check() {
     if (seq !== d.seq) return;
     rating.textContent = ratingWords(rated);
     rating.dataset.verdict = rated.verdict;
+    if (solved.status === "multiple") {
+      $("check-state").textContent = "finding every ambiguous cell…";
+      const bb = await api.post("backbone", { puzzle, time_limit: 5, channel }, { signal });
+      if (seq !== d.seq) return;
+      if (bb.ambiguous) {
+        d.marks = { checkered: bb.ambiguous.map(([r, c]) => r * d.width + c) };
+        app.board.mark(d.marks);
+        verdict.dataset.ambiguous = String(bb.ambiguous.length);
+        verdict.textContent += ` · ${bb.ambiguous.length}${bb.exact ? "" : " or more"} ambiguous cells`;
+      }
+    }
     $("check-state").textContent = `checked in ${Math.round(performance.now() - d.editedAt)} ms after the last change`;
   } catch (e) {
     if (api.isAbort(e) || seq !== d.seq) return;
@@ -134,10 +136,10 @@ async function check() {
 }
 
 function ratingWords(r) {
-  const guesses = r.guesses_per_solution
-    ? `guesses per solution: ${r.guesses_per_solution.join(", ")}`
-    : `${r.guesses} guess${r.guesses === 1 ? "" : "es"} to the first solution`;
-  return `${r.verdict} · ${guesses} · ${r.summary}`;
+  // the summary names the verdict and the guesses on the way to the first solution; with the step
+  // engine's walk over every solution the rating also says how many guesses each solution needed
+  const per = r.guesses_per_solution ? ` Guesses per solution: ${r.guesses_per_solution.join(", ")}.` : "";
+  return `${r.summary}${per}`;
 }
 
 function drawPalette() {

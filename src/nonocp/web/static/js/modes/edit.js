@@ -54,15 +54,10 @@ async function validate() {
       app.isDesign = false;
       typed = { rows: {}, columns: {} };
       app.changed({ redraw: false });
-      $("edit-state").textContent = answer.mismatch ? `no solution by counting: ${answer.mismatch}` : "";
       redraw();
       if (answer.mismatch) $("edit-state").textContent = `no solution by counting: ${answer.mismatch}`;
     } else {
-      // keep only the wrong lines as typed text; the right ones are clues again
-      const wrong = new Set(problems.map((q) => `${q.kind === "row" ? "rows" : "columns"}:${q.index - 1}`));
-      for (const kind of ["rows", "columns"]) {
-        for (const i of Object.keys(typed[kind])) if (!wrong.has(`${kind}:${i}`)) delete typed[kind][i];
-      }
+      // every typed line stays typed until the whole puzzle reads; the wrong ones are drawn red
       app.solved = null;
       redraw();
     }

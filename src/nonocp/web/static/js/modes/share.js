@@ -14,7 +14,7 @@ async function exportAs(format) {
     body.grid = app.solved.result.solutions[app.solved.index];
   }
   try {
-    const blob = await api.post("export", body);
+    const blob = await api.post("export", body, { file: true });
     const safe = (app.puzzle.title || "puzzle").replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 60) || "puzzle";
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
