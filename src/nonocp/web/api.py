@@ -51,6 +51,7 @@ class Api:
             Route("/solve", self.solve, methods=["POST"]),
             Route("/backbone", self.backbone, methods=["POST"]),
             Route("/rate", self.rate, methods=["POST"]),
+            Route("/step", self.step, methods=["POST"]),
             Route("/export", self.export, methods=["POST"]),
         ]
 
@@ -199,6 +200,44 @@ class Api:
             return ok({"verdict": "UNKNOWN", "killed": True, "summary": f"no rating within {limit:g} s"})
         return ok(outcome.value)
 
+    async def step(self, request: Request) -> Response:
+        """The Step mode: the page keeps the stepper's state (JSON) and sends it with each action."""
+        from nonocp.web.jobs import MAX_STEPS_PER_REQUEST, STEP_ACTIONS
+
+        if not features()["step"]:
+            raise ApiError(404, "this server has no step engine (nonocp.analysis.stepper)")
+        # the state holds every step taken so far: allow it more room than a puzzle
+        body = codec.parse_json(await self.body(request, 4 * self.limits.max_body))
+        puzzle = self.puzzle_of(body)
+        action = codec.text_field(body, "action", 20)
+        if action not in STEP_ACTIONS:
+            raise ApiError(400, f"'action' must be one of {', '.join(STEP_ACTIONS)}")
+        state = body.get("state")
+        if action == "start":
+            state = None
+        elif not isinstance(state, dict):
+            raise ApiError(400, "'state' must be the stepper state from the previous answer (or use action 'start')")
+        params: dict[str, Any] = {}
+        most = MAX_STEPS_PER_REQUEST
+        if action in ("next", "back"):
+            params["count"] = int(codec.number(body, "count", 1, 1, most))
+        elif action == "jump":
+            params["target"] = int(codec.number(body, "target", 0, 0, 10**7))
+        elif action == "remaining":
+            params["limit"] = int(codec.number(body, "limit", 1000, 1, 100_000))
+        elif action == "examine":
+            line = body.get("line")
+            size = {"row": puzzle.height, "column": puzzle.width}
+            if (not isinstance(line, list) or len(line) != 2 or line[0] not in size
+                    or not isinstance(line[1], int) or isinstance(line[1], bool) or not 0 <= line[1] < size[line[0]]):
+                raise ApiError(400, "'line' must be [\"row\" or \"column\", 0-based index] inside the grid")
+            params["line"] = ("row" if line[0] == "row" else "col", line[1])
+        limit = self.time_limit(body)
+        outcome = await self.run(request, "step", (puzzle, state, action, params, limit), limit, body)
+        if not outcome.finished:
+            raise ApiError(503, f"the step engine did not answer within {limit:g} s; try again, or step back")
+        return ok(outcome.value)
+
     async def export(self, request: Request) -> Response:
         """The puzzle as a file: .non, XML, JSON (with the goal the puzzle carries), or an SVG/PNG picture
         (of `grid` when given: a solution; else the blank grid with its clues, to print)."""
@@ -236,7 +275,7 @@ def features() -> dict[str, bool]:
         except ImportError:
             return False
 
-    return {"step": False, "import_image": present("nonocp.design")}
+    return {"step": present("nonocp.analysis.stepper"), "import_image": present("nonocp.design")}
 
 
 async def _disconnected(request: Request) -> None:

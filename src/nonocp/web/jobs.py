@@ -46,13 +46,88 @@ def rate(puzzle: Puzzle, time_limit: float) -> dict[str, Any]:
     return run(puzzle, time_limit=time_limit).as_dict()
 
 
+STEP_ACTIONS = ("start", "next", "back", "jump", "examine", "remaining")
+MAX_STEPS_PER_REQUEST = 2000  # a jump (or "next" with a count) takes at most this many steps at once
+RECENT = 40  # steps described in each answer, for the page's log
+
+
+def step(puzzle: Puzzle, state: dict | None, action: str, params: dict[str, Any], time_limit: float) -> dict[str, Any]:
+    """One request of the Step mode: the stepper (nonocp.analysis.stepper) rebuilt from the state the page
+    keeps, the action taken, and the new state with what the page shows (the grid's candidate masks, the
+    steps taken, the current step and the last few, in words)."""
+    import time
+
+    from nonocp.analysis.stepper import Stepper
+
+    deadline = time.monotonic() + time_limit
+    stepper = Stepper(puzzle) if state is None else Stepper.from_state(puzzle, state)
+    stepper.time_limit = time_limit  # each request to the engine for more steps
+    taken: list = []
+    undone = 0
+
+    def forward(until: int) -> None:
+        while len(stepper.steps) < until and time.monotonic() < deadline:
+            got = stepper.step()
+            if not got:
+                break
+            taken.extend(got)
+
+    def backward(until: int) -> None:
+        nonlocal undone
+        while len(stepper.steps) > until and stepper.undo() is not None:
+            undone += 1
+
+    now = len(stepper.steps)
+    if action == "next":
+        forward(now + int(params.get("count", 1)))
+    elif action == "back":
+        backward(now - int(params.get("count", 1)))
+    elif action == "jump":
+        target = int(params["target"])
+        backward(target)
+        forward(target)
+    elif action == "examine":
+        taken = stepper.examine(params["line"])
+    elif action == "remaining":
+        left = max(0.01, deadline - time.monotonic())
+        taken = stepper.remaining_cells(int(params.get("limit", 1000)), time_limit=left)
+    steps = stepper.steps
+    return {
+        "state": stepper.state(),
+        "masks": list(stepper.masks),
+        "position": len(steps),
+        "taken": [_step_words(s, puzzle) for s in taken[-RECENT:]],
+        "taken_count": len(taken),
+        "undone": undone,
+        "current": _step_words(steps[-1], puzzle) if steps else None,
+        "recent": [_step_words(s, puzzle) for s in steps[-RECENT:]],
+        "finished": stepper.finished,
+        "note": stepper.note,
+        "solutions": len(stepper.solutions),
+        "undecided": stepper.undecided,
+        "depth": stepper.depth,
+        "timed_out": time.monotonic() >= deadline,
+    }
+
+
+def _step_words(step_: Any, puzzle: Puzzle) -> dict[str, Any]:
+    from nonocp.analysis.techniques import CATALOGUE
+    from nonocp.render.steps_text import step_text
+
+    out = step_.as_dict()
+    out["text"] = step_text(step_, puzzle)
+    technique = CATALOGUE.get(step_.technique)
+    out["about"] = technique.summary if technique is not None else ""
+    return out
+
+
 def warm() -> bool:
     """Nothing: starting it starts the fork server, which imports the engines once for every worker."""
     return True
 
 
 # job name -> function; the server runs jobs by name (nonocp.web.config.Settings.jobs may replace one)
-JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "warm": warm}
+JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "step": step, "warm": warm}
 
 
 def preload() -> list[str]:
@@ -61,4 +136,5 @@ def preload() -> list[str]:
     from nonocp.engines import BACKENDS
 
     engines = sorted({target.partition(":")[0] for target in BACKENDS.values()})
-    return [__name__, "nonocp.engines.solve", "nonocp.analysis.backbone", "nonocp.analysis.rate", *engines]
+    return [__name__, "nonocp.engines.solve", "nonocp.analysis.backbone", "nonocp.analysis.rate",
+            "nonocp.analysis.stepper", "nonocp.render.steps_text", *engines]
