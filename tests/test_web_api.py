@@ -424,3 +424,110 @@ def test_a_job_that_crashes_is_a_500_with_a_message_not_a_traceback():
     with client_for(jobs={"rate": boom}) as c:
         message = error_of(c.post("/api/rate", json={"text": (PUZZLES / "dot.non").read_text()}), 500)
         assert "ZeroDivisionError" in message
+
+
+# --- stepping ----------------------------------------------------------------------------------------
+
+def _stepper_or_skip():
+    pytest.importorskip("nonocp.analysis.stepper", reason="the step engine (nonocp.analysis.stepper) is not here")
+
+
+def test_step_walks_every_solution_and_back(client):
+    _stepper_or_skip()
+    from nonocp import load
+
+    puzzle = load(str(PUZZLES / "eyes.non"))[0]
+    obj = to_obj(puzzle)
+    first = client.post("/api/step", json={"puzzle": obj, "action": "start"}).json()
+    assert first["position"] == 0 and first["current"] is None
+    full = (1 << len(puzzle.palette)) - 1
+    assert first["masks"] == [full] * (puzzle.width * puzzle.height)
+    one = client.post("/api/step", json={"puzzle": obj, "action": "next", "state": first["state"]}).json()
+    assert one["position"] == 1 and one["current"]["text"] and one["taken_count"] == 1
+    # soundness of what the page shows: no colour any solution uses is ever removed
+    every = brute_force(puzzle)
+    for r in range(puzzle.height):
+        for c in range(puzzle.width):
+            for g in every:
+                assert one["masks"][r * puzzle.width + c] >> g.cells[r][c] & 1
+    end = client.post("/api/step", json={"puzzle": obj, "action": "jump", "target": 100000,
+                                         "state": one["state"]}).json()
+    assert end["finished"] and end["solutions"] == len(every) == 12
+    assert any(s["kind"] == "backtrack" for s in end["recent"]) or end["position"] > 12
+    back = client.post("/api/step", json={"puzzle": obj, "action": "back", "state": end["state"]}).json()
+    assert back["position"] == end["position"] - 1 and back["undone"] == 1 and not back["finished"]
+    again = client.post("/api/step", json={"puzzle": obj, "action": "jump", "target": 1, "state": back["state"]})
+    assert again.json()["masks"] == one["masks"]
+
+
+def test_step_examines_the_line_a_person_clicks(client):
+    _stepper_or_skip()
+    from nonocp import load
+
+    obj = to_obj(load(str(PUZZLES / "heart.non"))[0])
+    start = client.post("/api/step", json={"puzzle": obj, "action": "start"}).json()
+    row = client.post("/api/step", json={"puzzle": obj, "action": "examine", "line": ["row", 2],
+                                         "state": start["state"]}).json()  # row 3: clue 9, all black
+    assert row["taken"] and all(s["line"] == ["row", 2] for s in row["taken"] if s["kind"] == "line")
+    assert row["masks"][2 * 9:3 * 9] == [2] * 9
+    rest = client.post("/api/step", json={"puzzle": obj, "action": "remaining", "state": row["state"]}).json()
+    assert rest["current"]["kind"] in ("all-remaining-cells", "solution") and rest["undecided"] == 0
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"action": "fly"}, "'action'"),
+        ({"action": "next"}, "'state'"),
+        ({"action": "next", "state": {"format": "nonsense"}}, "stepper state"),
+        ({"action": "examine", "line": ["row", 99], "state": None}, "'state'"),
+    ],
+)
+def test_bad_step_requests_are_400(client, body, words):
+    _stepper_or_skip()
+    obj = {"rows": [[1]], "columns": [[1]]}
+    assert words in error_of(client.post("/api/step", json={"puzzle": obj, **body}), 400)
+
+
+def test_a_stepper_state_of_another_puzzle_is_refused(client):
+    _stepper_or_skip()
+    a = {"rows": [[1], []], "columns": [[1], []]}
+    b = {"rows": [[], [1]], "columns": [[], [1]]}
+    state = client.post("/api/step", json={"puzzle": a, "action": "start"}).json()["state"]
+    assert "another puzzle" in error_of(client.post("/api/step", json={"puzzle": b, "action": "next",
+                                                                      "state": state}), 400)
+
+
+# --- importing pictures (the designer library) -------------------------------------------------------
+
+def _png_of(rows: list[str], scale: int) -> bytes:
+    import io
+
+    from PIL import Image
+
+    img = Image.new("RGB", (len(rows[0]) * scale, len(rows) * scale), "white")
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch == "1":
+                img.paste((0, 0, 0), (c * scale, r * scale, (c + 1) * scale, (r + 1) * scale))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_import_a_picture_gives_the_design_it_draws(client):
+    pytest.importorskip("nonocp.design", reason="the designer library (nonocp.design) is not here")
+    rows = ["0110", "1111", "0110", "0100", "1001", "0000"]
+    answer = client.post("/api/design/import?name=cat.png&width=4", content=_png_of(rows, 10)).json()
+    assert answer["puzzle"]["goal"] == rows
+    assert answer["puzzle"]["width"] == 4 and answer["puzzle"]["height"] == 6
+    assert "4x6" in answer["report"]
+
+
+def test_import_refuses_what_is_not_a_picture_and_sizes_over_the_limits(client):
+    pytest.importorskip("nonocp.design", reason="the designer library (nonocp.design) is not here")
+    error_of(client.post("/api/design/import?name=x.png", content=b"not a picture at all"), 400)
+    assert "width" in error_of(client.post(f"/api/design/import?width={LIMITS.max_side + 1}",
+                                           content=_png_of(["01"], 4)), 422)
+    assert "width" in error_of(client.post("/api/design/import?width=abc", content=_png_of(["01"], 4)), 400)
+    assert "picture" in error_of(client.post("/api/design/import", content=b""), 400)

@@ -312,3 +312,60 @@ def test_export_and_print_view(page, browser, tmp_path):
     sheet.wait_for_selector("body[data-ready='1']")
     assert sheet.locator("#sheet svg rect.cell").count() == mushroom.width * mushroom.height
     assert sheet.inner_text("#print-title") == mushroom.title
+
+
+def test_step_forward_and_back_and_examine_a_row(page, shots):
+    if not page.evaluate("window.nonocp.info.features.step"):
+        pytest.skip("this server has no step engine (nonocp.analysis.stepper)")
+    open_shipped(page, "fish.non")
+    page.click("button[data-mode=step]")
+
+    def at(n: int) -> None:
+        page.wait_for_function(f"() => document.getElementById('step-info').dataset.position === '{n}'")
+
+    at(0)
+    for n in (1, 2, 3):
+        page.click("#step-next")
+        at(n)
+    third = page.inner_text("#step-info")
+    assert "step 3" in third and page.locator("#step-log li").count() == 3
+    assert page.locator("svg.board .marks .cand").count() > 0  # undecided cells show their candidates
+    assert page.locator("svg.board .marks .changed").count() > 0  # the step's cells are ringed
+    page.keyboard.press("ArrowRight")
+    at(4)
+    page.click("#step-back")
+    at(3)
+    assert page.inner_text("#step-info") == third
+    # a click on row 3's clue examines that row now
+    page.click('svg.board .hdr[data-kind="row"][data-index="3"]')
+    page.wait_for_function("() => +document.getElementById('step-info').dataset.position > 3")
+    assert "row 3" in page.inner_text("#step-info .technique")
+    assert page.locator('svg.board .hdr.examined[data-kind="row"][data-index="3"]').count() == 1
+    page.screenshot(path=str(shots / "step-fish.png"))
+    # on to the end: the fish has one solution, and the board shows it
+    page.fill("#step-jump", "100000")
+    page.click("#step-go")
+    page.wait_for_function("() => /every solution reached/.test(document.getElementById('step-info').textContent)")
+    fish = load(str(PUZZLES / "fish.non"))[0]
+    colors = [c.rgb for c in fish.palette.colors]
+    assert board_cells(page) == [[colors[v] for v in row] for row in fish.meta.goal.cells]
+
+
+def test_import_a_picture_into_the_design(page, tmp_path):
+    if not page.evaluate("window.nonocp.info.features.import_image"):
+        pytest.skip("this server has no designer library (nonocp.design)")
+    from test_web_api import _png_of
+
+    rows = ["00100", "01110", "11111", "01110", "00100"]
+    picture = tmp_path / "diamond.png"
+    picture.write_bytes(_png_of(rows, 8))
+    page.click("button[data-mode=design]")
+    page.set_input_files("#image-file", str(picture))
+    page.fill("#image-width", "5")
+    page.fill("#image-colors", "1")
+    page.click("#image-import")
+    page.wait_for_function("() => window.nonocp.isDesign && window.nonocp.puzzle.width === 5"
+                           " && window.nonocp.modes.design.state.width === 5")
+    cells = page.evaluate("Array.from(window.nonocp.modes.design.state.cells)")
+    assert cells == [int(ch) for row in rows for ch in row]
+    assert wait_check(page)["status"] == "unique"

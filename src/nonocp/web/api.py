@@ -52,6 +52,7 @@ class Api:
             Route("/backbone", self.backbone, methods=["POST"]),
             Route("/rate", self.rate, methods=["POST"]),
             Route("/step", self.step, methods=["POST"]),
+            Route("/design/import", self.import_image, methods=["POST"]),
             Route("/export", self.export, methods=["POST"]),
         ]
 
@@ -237,6 +238,41 @@ class Api:
         if not outcome.finished:
             raise ApiError(503, f"the step engine did not answer within {limit:g} s; try again, or step back")
         return ok(outcome.value)
+
+    async def import_image(self, request: Request) -> Response:
+        """The body is a picture file; ?width= or ?height= (cells; the other follows the aspect ratio),
+        ?colors= (1: black and white), ?background= (auto, white, black or #rrggbb), ?name=."""
+        if not features()["import_image"]:
+            raise ApiError(404, "this server has no designer library (nonocp.design) to import images")
+        data = await self.body(request, self.limits.max_image)
+        if not data:
+            raise ApiError(400, "send the picture file as the request body")
+        q = request.query_params
+        lim = self.limits
+
+        def integer(key: str, low: int, high: int) -> int | None:
+            v = q.get(key)
+            if v in (None, ""):
+                return None
+            if not v.isdigit() or not low <= int(v) <= high:
+                raise ApiError(400 if not v.isdigit() or int(v) < low else 422,
+                               f"{key} must be a whole number from {low} to {high}")
+            return int(v)
+
+        width = integer("width", 1, lim.max_side)
+        height = integer("height", 1, lim.max_side)
+        colors = integer("colors", 1, min(16, lim.max_colors - 1)) or 1
+        background = (q.get("background") or "auto")[:20]
+        name = (q.get("name") or "picture")[:200]
+        limit = lim.default_time_limit
+        body = {"channel": q.get("channel")}
+        outcome = await self.run(request, "import_image", (data, name, width, height, colors, background), limit, body)
+        if not outcome.finished:
+            raise ApiError(503, f"the picture was not read within {limit:g} s")
+        value = outcome.value
+        puzzle = value["puzzle"]
+        codec.check_limits(puzzle["width"], puzzle["height"], len(puzzle["colors"]), lim)
+        return ok(value)
 
     async def export(self, request: Request) -> Response:
         """The puzzle as a file: .non, XML, JSON (with the goal the puzzle carries), or an SVG/PNG picture

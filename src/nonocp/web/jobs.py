@@ -121,13 +121,26 @@ def _step_words(step_: Any, puzzle: Puzzle) -> dict[str, Any]:
     return out
 
 
+def import_image(data: bytes, name: str, width: int | None, height: int | None, colors: int,
+                 background: str) -> dict[str, Any]:
+    """A picture (PNG, JPEG, GIF, BMP, PBM, ...) made into a design by the designer library: decoded here,
+    in a worker, so that a hostile image costs the server nothing."""
+    from nonocp.design import from_image
+    from nonocp.formats.json_format import to_obj
+
+    design = from_image(data, width=width, height=height, colors=colors, background=background, name=name)
+    puzzle = design.puzzle()
+    colours = "black and white" if design.colors == 1 else f"{design.colors} colours"
+    return {"puzzle": to_obj(puzzle), "report": f"{name}: {design.width}x{design.height}, {colours}"}
+
+
 def warm() -> bool:
     """Nothing: starting it starts the fork server, which imports the engines once for every worker."""
     return True
 
 
 # job name -> function; the server runs jobs by name (nonocp.web.config.Settings.jobs may replace one)
-JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "step": step, "warm": warm}
+JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "step": step, "import_image": import_image, "warm": warm}
 
 
 def preload() -> list[str]:
