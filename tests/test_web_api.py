@@ -397,7 +397,7 @@ def _alive(pid: int) -> bool:
 def test_past_the_concurrency_limit_requests_are_refused_not_queued_for_ever():
     limits = Limits(max_running=1, max_waiting=1, max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.1)
     with client_for(jobs={"solve": hang}, limits=limits) as c:
-        body = {"text": (PUZZLES / "dot.non").read_text(), "time_limit": 2.0}
+        body = {"text": (PUZZLES / "dot.non").read_text(), "time_limit": 1.0}
         first, _ = _in_thread(lambda: c.post("/api/solve", json=body))
         second, _ = _in_thread(lambda: c.post("/api/solve", json=body))
         assert _wait_for(lambda: c.app.state.workers._pending == 2)

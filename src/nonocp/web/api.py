@@ -326,7 +326,7 @@ def _killed(engine: str, limit: float, outcome: Outcome) -> dict[str, Any]:
     return {
         "status": "timeout", "exhausted": False, "engine": engine, "seconds": round(outcome.seconds, 4),
         "solutions": [], "count": 0, "differ": [], "killed": True,
-        "message": f"no answer within {limit:g} s: the solver was stopped",
+        "message": f"timeout: no answer within {limit:g} s (the solver was stopped)",
     }
 
 
