@@ -136,9 +136,11 @@ async function check() {
 }
 
 function ratingWords(r) {
-  // the summary names the verdict and the guesses on the way to the first solution; with the step
-  // engine's walk over every solution the rating also says how many guesses each solution needed
-  const per = r.guesses_per_solution ? ` Guesses per solution: ${r.guesses_per_solution.join(", ")}.` : "";
+  // the summary names the verdict and the guesses on the way to the first solution; the step engine's
+  // walk over the solutions adds the guesses each solution rests on
+  const per = r.guesses_per_solution && r.guesses_per_solution.length && !/guesses per solution/i.test(r.summary)
+    ? ` Guesses per solution: ${r.guesses_per_solution.join(", ")}.`
+    : "";
   return `${r.summary}${per}`;
 }
 
