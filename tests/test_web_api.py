@@ -531,3 +531,17 @@ def test_import_refuses_what_is_not_a_picture_and_sizes_over_the_limits(client):
                                            content=_png_of(["01"], 4)), 422)
     assert "width" in error_of(client.post("/api/design/import?width=abc", content=_png_of(["01"], 4)), 400)
     assert "picture" in error_of(client.post("/api/design/import", content=b""), 400)
+
+
+def grab_memory(*args):
+    blocks = []
+    while True:
+        blocks.append(bytearray(64 * 1024 * 1024))
+
+
+def test_a_job_that_needs_too_much_memory_fails_alone_with_a_message():
+    limits = Limits(max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.3, worker_memory=512 * 1024**2)
+    with client_for(jobs={"rate": grab_memory}, limits=limits) as c:
+        message = error_of(c.post("/api/rate", json={"text": (PUZZLES / "dot.non").read_text()}), 422)
+        assert "memory" in message and "0.5 GiB" in message
+        assert c.post("/api/solve", json={"text": (PUZZLES / "heart.non").read_text()}).json()["status"] == "unique"

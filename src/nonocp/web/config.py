@@ -28,6 +28,8 @@ class Limits:
     # worker processes running at once (the machine's cores), and requests allowed to wait for one
     max_running: int = 2
     max_waiting: int = 8
+    # address space of one worker (RLIMIT_AS): a solve that would need more fails alone, the machine stays up
+    worker_memory: int | None = 4 * 1024**3
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,10 @@ class Stopping(JobRefused):
     status = 503
 
 
+class TooBig(JobRefused):
+    status = 422
+
+
 class JobFailed(Exception):
     """The job raised something that is not the client's fault, or its process died (a 500 answer)."""
 
@@ -72,16 +76,25 @@ def _die_with_parent() -> None:
         pass
 
 
-def _child_main(conn: Any, fn: Callable[..., Any], args: tuple) -> None:
-    """The worker: run fn(*args) and send back ("ok", value), ("bad", message) or ("error", message)."""
+def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | None = None) -> None:
+    """The worker: run fn(*args) and send back ("ok", value), ("bad", message), ("big", message) or
+    ("error", message)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops and kills us
     _die_with_parent()
+    if memory is not None:
+        try:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        except (ImportError, ValueError, OSError):
+            pass  # no limit to be had here: the grid limits still bound what a request can ask
     try:
         reply: tuple = ("ok", fn(*args))
     except NonocpError as e:  # the puzzle or the options were wrong: the client's to fix
         reply = ("bad", str(e))
     except MemoryError:
-        reply = ("error", "the worker ran out of memory")
+        gib = f"{memory / 1024**3:g} GiB" if memory else "the memory it has"
+        reply = ("big", f"the solve needed more memory than a worker may use ({gib})")
     except BaseException as e:  # noqa: BLE001 - everything goes back to the server, which logs it
         reply = ("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
     try:
@@ -176,7 +189,7 @@ class Workers:
         self, fn: Callable[..., Any], args: tuple, time_limit: float, cancel: asyncio.Event
     ) -> Outcome:
         conn_r, conn_w = self.ctx.Pipe(duplex=False)
-        proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args), daemon=True)
+        proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args, self.limits.worker_memory), daemon=True)
         start = time.monotonic()
         try:
             # start() asks the fork server for a fork: milliseconds once warm() has started the server
@@ -199,6 +212,8 @@ class Workers:
                 raise JobFailed(f"the worker process died without answering (exit code {proc.exitcode})")
             if kind == "bad":
                 raise JobRefused(value)
+            if kind == "big":
+                raise TooBig(value)
             if kind == "error":
                 raise JobFailed(value)
             return Outcome(True, value, seconds)
