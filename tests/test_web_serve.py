@@ -26,8 +26,9 @@ from conftest import PUZZLES  # noqa: E402
 COMMAND = [sys.executable, "-m", "nonocp.cli", "serve"]
 
 
-def start(*args: str) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([*COMMAND, *args], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+def start(*args: str, cwd: Path | None = None, env: dict | None = None) -> tuple[subprocess.Popen, str, str]:
+    proc = subprocess.Popen([*COMMAND, *args], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            cwd=cwd, env=env)
     lines = []
     while True:
         line = proc.stderr.readline()
@@ -90,12 +91,20 @@ def permutations(n: int) -> dict:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc to find the server's processes")
-def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running():
-    proc, url, _ = start("--port", "0", "--time-limit", "60")
+def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running(tmp_path):
+    # the server runs in an empty folder with its own temporary folder: afterwards, nothing the user sent
+    # may be found in either
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc, url, _ = start("--port", "0", "--time-limit", "60", cwd=tmp_path, env=env)
     try:
         assert get(url + "api/info")["version"]
-        heart = (PUZZLES / "heart.non").read_text()
+        heart = (PUZZLES / "heart.non").read_text().replace('title "Heart"', 'title "Secret-Marker-42"')
         assert post(url + "api/solve", {"text": heart})["status"] == "unique"
+        upload = urllib.request.Request(url + "api/open?name=mine.non", heart.encode())
+        with urllib.request.urlopen(upload, timeout=30) as r:
+            assert json.loads(r.read())["puzzles"][0]["title"] == "Secret-Marker-42"
         busy = threading.Thread(target=lambda: _ignore(post, url + "api/solve", {
             "puzzle": permutations(150), "engine": "native", "max_solutions": 100, "time_limit": 60}))
         busy.start()
@@ -116,6 +125,8 @@ def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running():
             time.sleep(0.05)
         assert not [p for p in below if alive(p)], "processes left after Ctrl-C"
         busy.join(10)
+        kept = [p for p in tmp_path.rglob("*") if p.is_file() and b"Secret-Marker-42" in p.read_bytes()]
+        assert not kept, f"the user's puzzle was written to disk: {kept}"
     finally:
         if proc.poll() is None:
             proc.kill()
