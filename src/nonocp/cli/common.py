@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import NoReturn, TypeVar
+from typing import NoReturn
 
 import typer
 
@@ -20,8 +20,6 @@ EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
 EXIT_DISAGREE = 4
 EXIT_INTERRUPTED = 130
-
-T = TypeVar("T")
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -70,11 +68,6 @@ def load_puzzles(path: str, fmt: str | None = None):
             where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
             raise InvalidPuzzleError(f"{where}: {e}") from None
     return puzzles
-
-
-def call_guarded(fn: Callable[[], T]) -> T:
-    with guarded():
-        return fn()
 
 
 # --- output ---------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ SAT for what it leaves open.
 
 Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
 more than solving it; SAT search finishes the hard ones that probing + DFS cannot. With `proof_dir` the
-DRAT proof certifies the SAT step only (relative to the cells native fixed).
+sat engine solves the whole puzzle without step 1: a DRAT proof must certify the puzzle itself, and it
+could not check what native deduced.
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
@@ -21,8 +22,8 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
    distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
    everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
    finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
-   (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
-   but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
+   (then CaDiCaL, guided by that solution, finds the second at once: sat.FOLLOW_UP_SOLVER) but is slower
+   on the ordinary puzzles (benchmarks/results/auto.md). The race is off with one core or `workers=1` (`nonocp bench`
    runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
    members would write the same files), and when the variant is the partner itself.
 """
@@ -39,31 +40,50 @@ from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines.contract import SolveOptions
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.forked import fork_available, race_in_children
+from nonocp.engines.native.backend import NativeBackend
 from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
 
+NativeStats = NativeBackend.stats
+
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
-# timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
+# timeouts in all (benchmarks/results/auto.md, "Probing before SAT"). `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 # The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
 # formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
-# (benchmarks/README.md, "auto engine").
+# (benchmarks/results/auto.md, "Kissat in the hybrid").
 RACE_PARTNER = "kissat404"
 # Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
 # (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
-# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/README.md,
-# "auto engine"). After this delay only puzzles that CaDiCaL has not answered in 15 s pay for the second
-# core; every survey puzzle that it decides at all, it decides within that.
+# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/results/auto.md,
+# "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
+# second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
 
 
-class AutoBackend:
+class AutoBackend(Backend):
     name = "auto"
-    # its own probing switch, and the sat engine's options (passed on to the SAT stage)
-    OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
+    variants = SatBackend.variants  # the SAT solver of step 2
+    # its own switches, and the sat engine's options (passed on to the SAT stage)
+    options = Options(
+        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
+        Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
+    ) | SatBackend.options
+    # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
+    stats = Stats(
+        Stat("phase", str, "native (decided by line logic alone) or sat (after it, or alone for a proof)"),
+        Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
+        Stat("race", list, "the race's two members, in words"),
+        Stat("race_winner", (str, type(None)), "the member that answered (None: the deadline or both together)"),
+        Stat("race_found_by", list, "per solution, the member that found it (when no member answered alone)"),
+        include=(SatBackend.stats, NativeStats.prefixed("native_")),
+        always=("phase",),
+    )
 
     def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+        self.variant = variant
         self.sat = SatBackend(variant)
 
     def available(self) -> bool:
@@ -75,10 +95,15 @@ class AutoBackend:
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         from nonocp.engines.native import Timeout, propagate_and_probe
 
+        self.options.check(options.extra, self.name)  # its own and the sat engine's, before any work
+        if options.extra.get("proof_dir"):  # a certificate of the puzzle itself: SAT alone (module docstring)
+            alone = self.sat.solve(puzzle, options)
+            return dataclasses.replace(alone, backend=f"{self.name}:{self.sat.solver_name}",
+                                       stats={**alone.stats, "phase": "sat"})
         start = time.monotonic()
         deadline = options.deadline(start)
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
-        probe = options.extra.get("probe", DEFAULT_PROBE)
+        probe = self.options.get(options.extra, "probe", self.name)
         try:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
                                                                      probe=probe)
@@ -124,7 +149,7 @@ class AutoBackend:
 
     def _race_partner(self, options: SolveOptions) -> SatBackend | None:
         """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
-        wanted = options.extra.get("race")
+        wanted = self.options.get(options.extra, "race", self.name)
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
         if not wanted or not fork_available() or options.extra.get("proof_dir"):

@@ -110,13 +110,13 @@ class Api:
 
     async def info(self, request: Request) -> Response:
         from nonocp import __version__
-        from nonocp.engines import BACKENDS, DEFAULT_BACKEND
+        from nonocp.engines import DEFAULT_BACKEND, GENERAL
         from nonocp.formats import readable_formats
 
         lim = self.limits
         return ok({
             "version": __version__,
-            "engines": list(BACKENDS),
+            "engines": list(GENERAL),  # what the page offers (any registered engine is accepted)
             "default_engine": DEFAULT_BACKEND,
             "formats": {"read": readable_formats(), "export": list(EXPORTS)},
             "limits": {

@@ -11,24 +11,35 @@ from nonocp.cli.common import choose, stdout_is_terminal, terminal_console
 
 
 def engine_rows() -> list[dict[str, object]]:
-    """One row per registered engine: name, available, version, note (why it is unavailable)."""
-    from nonocp.engines import BACKENDS, get_backend
+    """One row per registered engine: name, available, version, note (why it is unavailable), role, summary,
+    and what its class declares (variants, options, capabilities) when it can be imported."""
+    from nonocp.engines import BACKENDS, backend_class, entry, get_backend
 
     rows: list[dict[str, object]] = []
     for name in BACKENDS:
+        known = entry(name)
+        row: dict[str, object] = {"name": name, "available": False, "version": "-", "note": "",
+                                  "role": known.role if known else "-", "summary": known.summary if known else ""}
         try:
             backend = get_backend(name)
-            rows.append({"name": name, "available": True, "version": str(backend.version()), "note": ""})
+            row.update(available=True, version=str(backend.version()))
         except Exception as e:  # noqa: BLE001 - a broken engine module must not break the listing
-            note = " ".join(str(e).split()) or type(e).__name__
-            rows.append({"name": name, "available": False, "version": "-", "note": note})
+            row["note"] = " ".join(str(e).split()) or type(e).__name__
+        try:
+            cls = backend_class(name)
+            row.update(variants=list(cls.variants), options=cls.options.describe(),
+                       capabilities=cls.capabilities.as_dict())
+        except Exception:  # noqa: BLE001 - not importable: the note says why
+            pass
+        rows.append(row)
     return rows
 
 
 def backends_command(
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
 ) -> None:
-    """List the engines: name, available here, version."""
+    """List the engines: name, available here, version, role; with --format json also their variants,
+    options and capabilities."""
     fmt = choose(fmt, ("text", "json"), "--format")
     rows = engine_rows()
     if fmt == "json":
@@ -37,17 +48,19 @@ def backends_command(
     if stdout_is_terminal():
         from rich.table import Table
 
-        table = Table("name", "available", "version", "note")
+        table = Table("name", "available", "version", "role", "note")
         for r in rows:
-            table.add_row(str(r["name"]), "yes" if r["available"] else "[red]no[/]", str(r["version"]), str(r["note"]))
+            table.add_row(str(r["name"]), "yes" if r["available"] else "[red]no[/]", str(r["version"]), str(r["role"]),
+                          str(r["note"] or r["summary"]))
         terminal_console().print(table)
         return
-    cells = [("name", "available", "version", "note")]
-    cells += [(str(r["name"]), "yes" if r["available"] else "no", str(r["version"]), str(r["note"])) for r in rows]
-    widths = [max(len(row[k]) for row in cells) for k in range(3)]
-    for name, available, version, note in cells:
-        columns = "  ".join(v.ljust(w) for v, w in zip((name, available, version), widths, strict=True))
-        typer.echo(f"{columns}  {note}".rstrip())
+    cells = [("name", "available", "version", "role", "note")]
+    cells += [(str(r["name"]), "yes" if r["available"] else "no", str(r["version"]), str(r["role"]),
+               str(r["note"] or r["summary"])) for r in rows]
+    widths = [max(len(row[k]) for row in cells) for k in range(4)]
+    for *columns, note in cells:
+        text = "  ".join(v.ljust(w) for v, w in zip(columns, widths, strict=True))
+        typer.echo(f"{text}  {note}".rstrip())
 
 
 def register(app: typer.Typer) -> None:
