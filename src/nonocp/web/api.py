@@ -196,7 +196,8 @@ class Api:
         body = await self.json_body(request)
         puzzle = self.puzzle_of(body)
         limit = self.time_limit(body)
-        outcome = await self.run(request, "rate", (puzzle, limit), limit, body)
+        wanted = int(codec.number(body, "max_solutions", 2, 1, self.limits.max_solutions))
+        outcome = await self.run(request, "rate", (puzzle, limit, wanted), limit, body)
         if not outcome.finished:
             return ok({"verdict": "UNKNOWN", "killed": True, "summary": f"no rating within {limit:g} s"})
         return ok(outcome.value)

@@ -40,10 +40,11 @@ def backbone(puzzle: Puzzle, time_limit: float) -> dict[str, Any]:
     }
 
 
-def rate(puzzle: Puzzle, time_limit: float) -> dict[str, Any]:
+def rate(puzzle: Puzzle, time_limit: float, max_solutions: int = 2) -> dict[str, Any]:
+    """The rating, walking over up to `max_solutions` solutions (the guesses each one rests on)."""
     from nonocp.analysis.rate import rate as run
 
-    return run(puzzle, time_limit=time_limit).as_dict()
+    return run(puzzle, time_limit=time_limit, max_solutions=max_solutions).as_dict()
 
 
 STEP_ACTIONS = ("start", "next", "back", "jump", "examine", "remaining")

@@ -112,7 +112,7 @@ async function check() {
       return;
     }
     $("check-state").textContent = "rating…";
-    const rated = await api.post("rate", { puzzle, time_limit: 10, channel }, { signal });
+    const rated = await api.post("rate", { puzzle, time_limit: 10, max_solutions: 20, channel }, { signal });
     if (seq !== d.seq) return;
     rating.textContent = ratingWords(rated);
     rating.dataset.verdict = rated.verdict;
