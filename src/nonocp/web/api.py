@@ -8,6 +8,7 @@ ApiError (codec.py) or the workers' refusals, turned into {"error": message} wit
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from starlette.requests import Request
@@ -302,17 +303,22 @@ class Api:
         )
 
 
+@functools.cache
 def features() -> dict[str, bool]:
-    """What this installation can do beyond solving (the page hides what is missing)."""
+    """What this installation can do beyond solving (the page hides what is missing): the step engine, and
+    the designer library's image import (`nonocp.design.from_image`)."""
+    import importlib
     import importlib.util
 
-    def present(module: str) -> bool:
+    def present(module: str, name: str | None = None) -> bool:
         try:
-            return importlib.util.find_spec(module) is not None
+            if importlib.util.find_spec(module) is None:
+                return False
+            return name is None or hasattr(importlib.import_module(module), name)
         except ImportError:
             return False
 
-    return {"step": present("nonocp.analysis.stepper"), "import_image": present("nonocp.design")}
+    return {"step": present("nonocp.analysis.stepper"), "import_image": present("nonocp.design", "from_image")}
 
 
 async def _disconnected(request: Request) -> None:
