@@ -420,8 +420,14 @@ def _png_of(rows: list[str], scale: int) -> bytes:
     return buf.getvalue()
 
 
+def _designer_or_skip():
+    design = pytest.importorskip("nonocp.design", reason="the designer library (nonocp.design) is not here")
+    if not hasattr(design, "from_image"):
+        pytest.skip("the designer library has no from_image yet")
+
+
 def test_import_a_picture_gives_the_design_it_draws(client):
-    pytest.importorskip("nonocp.design", reason="the designer library (nonocp.design) is not here")
+    _designer_or_skip()
     rows = ["0110", "1111", "0110", "0100", "1001", "0000"]
     answer = client.post("/api/design/import?name=cat.png&width=4", content=_png_of(rows, 10)).json()
     assert answer["puzzle"]["goal"] == rows
@@ -430,7 +436,7 @@ def test_import_a_picture_gives_the_design_it_draws(client):
 
 
 def test_import_refuses_what_is_not_a_picture_and_sizes_over_the_limits(client):
-    pytest.importorskip("nonocp.design", reason="the designer library (nonocp.design) is not here")
+    _designer_or_skip()
     error_of(client.post("/api/design/import?name=x.png", content=b"not a picture at all"), 400)
     assert "width" in error_of(client.post(f"/api/design/import?width={LIMITS.max_side + 1}",
                                            content=_png_of(["01"], 4)), 422)
