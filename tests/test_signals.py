@@ -3,8 +3,9 @@
 The one signal story (nonocp.engines.forked): sat and cpsat search in a forked child that ignores Ctrl-C
 in a process group of its own; the command gets KeyboardInterrupt, kills the child, says "interrupted"
 and exits 130. In process, CaDiCaL aborts the whole process on SIGINT (exit 134), Glucose raises its own
-error (a traceback, exit 1) and CP-SAT answers "time limit reached" (exit 3). A command killed by
-SIGTERM takes its children with it.
+error (a traceback, exit 1) and CP-SAT answers "time limit reached" (exit 3). SIGTERM ends `solve` and
+`check` the same way (exit 130, as `bench`), and a command killed outright (SIGKILL) takes its solver
+children with it (PR_SET_PDEATHSIG).
 
 The puzzle is a 16x16 permutation puzzle (every clue `1`: 16! solutions) with `--all`: every engine is
 still enumerating when the signal comes, whatever the machine's speed, and no corpus is needed. The
@@ -127,10 +128,18 @@ def test_ctrl_c_on_check(permutations):
     no_child_survives(children)
 
 
-@pytest.mark.parametrize("engine", ["sat", "cpsat"])
-def test_sigterm_takes_the_solver_children_with_it(permutations, engine):
+@pytest.mark.parametrize("engine", ["sat", "cpsat", "auto"])
+def test_sigterm_is_an_interrupt_too(permutations, engine):
     r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", engine], searching_in_a_child,
                             signal.SIGTERM)
-    assert r.returncode == -signal.SIGTERM
+    assert r.returncode == 130 and r.stderr == "nonocp: interrupted\n"
+    assert children
+    no_child_survives(children)
+
+
+def test_sigkill_takes_the_solver_children_with_it(permutations):
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", "sat"], searching_in_a_child,
+                            signal.SIGKILL)
+    assert r.returncode == -signal.SIGKILL
     assert children
     no_child_survives(children)

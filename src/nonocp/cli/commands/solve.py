@@ -292,7 +292,11 @@ def solve_command(
     if backbone and fmt == "non":
         fail("--backbone: not available with --format non (use text, json, svg or png)")
     limit = None if all_solutions else (max_solutions or 2)
-    with guarded():
+    from nonocp.batch.signals import stop_on_signals
+
+    # SIGTERM (and SIGHUP) end a solve the way Ctrl-C does, as in `check` and `bench`: the solver children
+    # are killed, "interrupted", exit 130
+    with guarded(), stop_on_signals():
         # an unknown or missing engine, or an option it does not take, is a usage error before any work
         extra = parse_engine_options(engine_options or [], get_backend(backend))
         if proof is not None:
