@@ -39,6 +39,8 @@ from nonocp.core.errors import NonocpError
 from nonocp.engines.memory import ENV, OverBudget, gib, limit_this_process
 
 _HEADER = struct.Struct("!Q")  # the length of each pickled frame
+# Signals a caller may turn into KeyboardInterrupt (Ctrl-C; SIGTERM and SIGHUP in `solve`, `check`, `bench`)
+_STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
 
 def fork_available() -> bool:
@@ -101,10 +103,11 @@ def race_in_children(
     try:
         for i, fn in enumerate(fns):
             read_fd, write_fd = os.pipe()
-            # SIGINT is held back across the fork: a Ctrl-C landing between fork() and the bookkeeping
-            # below would leave a child the cleanup does not know of (or, in the child, run the caller's
-            # code). Held, it is delivered right after, as KeyboardInterrupt, with the child registered.
-            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            # The stop signals are held back across the fork: a Ctrl-C (or a SIGTERM a command turns into
+            # KeyboardInterrupt) landing between fork() and the bookkeeping below would leave a child the
+            # cleanup does not know of (or, in the child, run the caller's code). Held, it is delivered right
+            # after, with the child registered.
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
             try:
                 try:
                     pid = os.fork()
@@ -155,7 +158,7 @@ def race_in_children(
 
 
 def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int, mask, memory: int | None) -> None:
-    """The child's side of the fork (SIGINT still blocked): never returns."""
+    """The child's side of the fork (the stop signals still blocked): never returns."""
     try:
         os.close(read_fd)
         for fd in others:  # the other members' pipes are not this child's
@@ -166,7 +169,8 @@ def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int
         # gets Ctrl-C and kills the children.
         os.setpgid(0, 0)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the caller's handler (if any) is not ours
+        for sig in _STOP_SIGNALS - {signal.SIGINT}:  # the caller's handlers (if any) are not the child's
+            signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _die_with(parent)
         if memory is not None:
