@@ -6,9 +6,16 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from nonocp.core.errors import InvalidPuzzleError
+from nonocp.core.counts import CountClue, clue_problem, count_clues_of
+from nonocp.core.errors import InvalidPuzzleError, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
+
+# The two kinds of clue a puzzle may have (Puzzle.clue_kind): runs (blocks in order, the usual nonogram) or
+# count-and-contiguity clues (core/counts.py: per colour a count and whether those cells are all in a row).
+RUNS = "runs"
+COUNTS = "counts"
+CLUE_KINDS = (RUNS, COUNTS)
 
 
 @dataclass(frozen=True)
@@ -66,10 +73,28 @@ class Meta:
 
 @dataclass(frozen=True)
 class Puzzle:
-    rows: tuple[Clue, ...]
-    cols: tuple[Clue, ...]
+    """A puzzle's clues, palette and metadata. `clue_kind` says what `rows` and `cols` hold: run clues (`Clue`,
+    blocks in order; palette index 0 is the background) or, for COUNTS, count clues (`CountClue`, one `Count`
+    per palette colour; every palette index is a colour and there is no background).
+
+    Code that reads run clues calls `require_runs(what)` first, so that a count puzzle gets a one-line refusal
+    instead of a wrong answer."""
+
+    rows: tuple[Clue, ...] | tuple[CountClue, ...]
+    cols: tuple[Clue, ...] | tuple[CountClue, ...]
     palette: Palette = field(default_factory=Palette.black_and_white)
     meta: Meta = field(default_factory=Meta, compare=False)
+    clue_kind: str = RUNS
+
+    @property
+    def has_counts(self) -> bool:
+        """True for count-and-contiguity clues (clue_kind COUNTS)."""
+        return self.clue_kind == COUNTS
+
+    def require_runs(self, what: str) -> None:
+        """NonocpError (one line) when this puzzle's clues are not run clues: for code that reads only those."""
+        if self.clue_kind != RUNS:
+            raise NonocpError(f"{what} takes run clues only; this puzzle has count-and-contiguity clues")
 
     @property
     def width(self) -> int:
@@ -94,6 +119,11 @@ class Puzzle:
         """
         if self.width < 1 or self.height < 1:
             raise InvalidPuzzleError(f"the grid is {self.width}x{self.height}; it needs at least one row and column")
+        if self.clue_kind not in CLUE_KINDS:
+            raise InvalidPuzzleError(f"unknown clue kind {self.clue_kind!r}; choose from {', '.join(CLUE_KINDS)}")
+        if self.clue_kind == COUNTS:
+            self._validate_counts()
+            return self._validate_goal()
         ncol = len(self.palette)
         for kind, clues, length in (("row", self.rows, self.width), ("column", self.cols, self.height)):
             for i, clue in enumerate(clues, 1):
@@ -105,6 +135,27 @@ class Puzzle:
                 need = min_length(clue)
                 if need > length:
                     raise InvalidPuzzleError(f"{kind} {i}: the clue needs {need} cells but the line has {length}")
+        return self._validate_goal()
+
+    def _validate_counts(self) -> None:
+        """Count clues: one count per colour, adding up to the line's length, flags on counts >= 2 only, and
+        every colour painting as many cells by the rows as by the columns."""
+        ncol = len(self.palette)
+        for kind, clues, length in (("row", self.rows, self.width), ("column", self.cols, self.height)):
+            for i, clue in enumerate(clues, 1):
+                problem = clue_problem(clue, length, ncol)
+                if problem is not None:
+                    raise InvalidPuzzleError(f"{kind} {i}: {problem}")
+        for k in range(ncol):
+            in_rows = sum(clue[k].count for clue in self.rows)
+            in_cols = sum(clue[k].count for clue in self.cols)
+            if in_rows != in_cols:
+                raise InvalidPuzzleError(
+                    f"colour {self.palette[k].name!r}: the row counts add up to {in_rows} cells but the column "
+                    f"counts to {in_cols}"
+                )
+
+    def _validate_goal(self) -> Puzzle:
         if self.meta.goal is not None and (
             self.meta.goal.width != self.width or self.meta.goal.height != self.height
         ):
@@ -119,8 +170,10 @@ class Puzzle:
         different number of cells than its column clues), or None when the counts agree.
 
         Not part of validate(): such a file is a well-formed puzzle whose answer is `none` (the
-        command-line contract expects status `none`, exit 1).
+        command-line contract expects status `none`, exit 1). Count clues check their totals in validate().
         """
+        if self.clue_kind == COUNTS:
+            return None
         for color in range(1, len(self.palette)):
             in_rows = sum(b.length for clue in self.rows for b in clue if b.color == color)
             in_cols = sum(b.length for clue in self.cols for b in clue if b.color == color)
@@ -136,6 +189,11 @@ class Puzzle:
         h = hashlib.sha256()
         h.update(f"{self.width}x{self.height};".encode())
         h.update(",".join(c.rgb for c in self.palette.colors).encode())
+        if self.clue_kind == COUNTS:
+            h.update(b";counts")
+            for clue in self.rows + self.cols:
+                h.update((";" + ",".join(e.token() for e in clue)).encode())
+            return h.hexdigest()[:16]
         for clue in self.rows + self.cols:
             h.update((";" + ",".join(f"{b.length}.{b.color}" for b in clue)).encode())
         return h.hexdigest()[:16]
@@ -144,4 +202,6 @@ class Puzzle:
         """True when `grid` satisfies every clue."""
         if grid.width != self.width or grid.height != self.height:
             return False
+        if self.clue_kind == COUNTS:
+            return count_clues_of(grid.cells, len(self.palette)) == (self.rows, self.cols)
         return clues_of(grid) == (self.rows, self.cols)
