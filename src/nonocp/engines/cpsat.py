@@ -189,6 +189,11 @@ def build_model(
     """
     if cell_model not in CELL_MODELS:
         raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
+    if puzzle.has_counts:  # count-and-contiguity clues: their own model (cardinality and runs per colour)
+        from nonocp.engines.cpsat_counts import build_counts_model
+
+        return build_counts_model(puzzle, _cp_model(), NonogramModel, fixed, cut_domains,
+                                  lambda: _check_deadline(deadline))
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()

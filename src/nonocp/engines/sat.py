@@ -40,6 +40,7 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Proof, SolveResult, status_of
 from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
+from nonocp.encode.counts_cnf import encode_counts
 from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.forked import call_in_child, fork_available
 
@@ -109,7 +110,7 @@ class SatBackend(Backend):
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
     stats = Stats(
         Stat("solver", str, "the pysat solver of the first round"),
-        Stat("encoding", str, "blocks, automaton or both"),
+        Stat("encoding", str, "blocks, automaton or both (counts: a count-clue puzzle's own encoding)"),
         Stat("variables", int, "CNF variables"),
         Stat("clauses", int, "CNF clauses before any blocking clause"),
         Stat("cell_variables", int, "variables that stand for a cell's colour"),
@@ -175,7 +176,10 @@ class SatBackend(Backend):
         on_solution: Callable[[Grid, int], None] | None,
         on_searched: Callable[[SolveResult], None] | None = None,
     ) -> SolveResult:
-        cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
+        if puzzle.has_counts:  # count-and-contiguity clues: their own encoding, with pysat's cardinality constraints
+            cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
+        else:
+            cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
         search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
@@ -364,6 +368,20 @@ class _Search:
         for key in ("conflicts", "decisions", "propagations", "restarts"):
             if key in acc:
                 self.stats[key] = self.stats.get(key, 0) + int(acc[key])
+
+
+# The pysat encoding of count clues' cardinality constraints (benchmarks/results/count-clues.md, "sat").
+CARDINALITY_ENCODING = "seqcounter"
+
+
+def pysat_cardinality(lits: list[int], bound: int, relation: str, top: int) -> tuple[list[list[int]], int]:
+    """encode.counts_cnf's cardinality constraints by pysat (CardEnc): `relation` ("equals" or "atleast")
+    `bound` of `lits`, auxiliary variables above `top`. (clauses, new top)."""
+    from pysat.card import CardEnc, EncType
+
+    encode = CardEnc.equals if relation == "equals" else CardEnc.atleast
+    cnf = encode(lits=lits, bound=bound, top_id=top, encoding=getattr(EncType, CARDINALITY_ENCODING))
+    return cnf.clauses, max(top, cnf.nv)
 
 
 def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:
