@@ -59,11 +59,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.analysis import count_techniques
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Status
 from nonocp.engines.native.engine import Engine, Timeout, TraceStep
-from nonocp.engines.native.line import solve_line
 from nonocp.engines.native.search import enumerate_solutions
 
 SCHEMA = "nonocp-explain/1"
@@ -338,6 +338,8 @@ class _Explainer:
         for r, c, m in t.changes:
             after[c if t.kind == "row" else r] = m
         ln = t.index if t.kind == "row" else self.H + t.index
+        if self.puzzle.has_counts:  # count clues: their own techniques (analysis/count_techniques.py)
+            return count_techniques.line_technique(self.engine.blocks[ln], before, after)
         return line_technique(self.engine.blocks[ln], self.engine.length[ln], before, after)
 
     def refute(self, cell: tuple[int, int], color: int) -> tuple[int | None, tuple[str, int] | None]:
@@ -370,7 +372,7 @@ class _Explainer:
             else:
                 cells = [masks[r * W + ln - H] for r in range(H)]
             line = [sum(((m >> k) & 1) << i for i, m in enumerate(cells)) for k in range(ncol)]
-            if solve_line(engine.blocks[ln], engine.length[ln], line) is None:
+            if engine.solve_planned(engine.plans[ln], engine.length[ln], line) is None:
                 return ("row", ln) if ln < H else ("col", ln - H)
         return None
 
@@ -560,10 +562,10 @@ def candidates(puzzle: Puzzle, mask: int) -> str:
 
 
 def clue_text(puzzle: Puzzle, line: tuple[str, int]) -> str:
-    from nonocp.render.clues import clue_tokens
+    from nonocp.render.clues import line_tokens
 
     clue = puzzle.rows[line[1]] if line[0] == "row" else puzzle.cols[line[1]]
-    return " ".join(clue_tokens(clue, puzzle.palette))
+    return " ".join(token for token, _ in line_tokens(puzzle, clue))
 
 
 TECHNIQUE_WORDS = {
@@ -572,6 +574,7 @@ TECHNIQUE_WORDS = {
     "overlap": "block overlap of the leftmost and rightmost placements",
     "enumeration": "enumerating every placement of its clue",
 }
+COUNT_TECHNIQUE_WORDS = count_techniques.TECHNIQUE_WORDS
 
 
 def _decided_words(step: Step, puzzle: Puzzle, limit: int = 8) -> str:
@@ -593,8 +596,9 @@ def _with_text(step: Step, puzzle: Puzzle) -> Step:
     kind = step.kind
     if kind == "line":
         assert step.line is not None
+        words = COUNT_TECHNIQUE_WORDS if puzzle.has_counts else TECHNIQUE_WORDS
         text = (f"{where(step.line).capitalize()} [{clue_text(puzzle, step.line)}]: "
-                f"{TECHNIQUE_WORDS.get(step.technique, step.technique)}; {_decided_words(step, puzzle)}.")
+                f"{words.get(step.technique, step.technique)}; {_decided_words(step, puzzle)}.")
     elif kind == "probe-contradiction":
         assert step.cell is not None and step.color is not None
         text = (f"Probe: if {cell_name(step.cell)} were {color_name(puzzle, step.color)}, "

@@ -16,6 +16,7 @@ from nonocp.core.palette import Palette
 RUNS = "runs"
 COUNTS = "counts"
 CLUE_KINDS = (RUNS, COUNTS)
+KIND_NAMES = {RUNS: "run", COUNTS: "count-and-contiguity"}  # in messages: "... run clues"
 
 
 @dataclass(frozen=True)

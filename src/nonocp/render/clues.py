@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from nonocp.core.palette import Palette
-from nonocp.core.puzzle import Block, Clue
+from nonocp.core.puzzle import Block, Clue, Puzzle
 
 # Cells flagged by the caller (row, column), e.g. the cells a backbone view leaves undecided.
 Marked = Collection[tuple[int, int]]
@@ -23,6 +23,18 @@ def clue_tokens(clue: Clue, palette: Palette) -> list[str]:
     if not clue:
         return ["0"]
     return [block_token(b, palette) for b in clue]
+
+
+def line_tokens(puzzle: Puzzle, clue) -> list[tuple[str, int | None]]:
+    """(token, palette colour or None) of one line's clue: its blocks (`0`, no colour, for an empty line), or
+    for count clues one count per colour (render/count_clues.py)."""
+    if puzzle.has_counts:
+        from nonocp.render.count_clues import count_tokens
+
+        return list(count_tokens(clue))
+    if not clue:
+        return [("0", None)]
+    return [(block_token(b, puzzle.palette), b.color) for b in clue]
 
 
 def contrast_color(rgb: str) -> str:

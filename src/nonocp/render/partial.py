@@ -12,7 +12,7 @@ from html import escape as html_escape
 from xml.sax.saxutils import escape
 
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import clue_tokens, contrast_color
+from nonocp.render.clues import contrast_color, line_tokens
 from nonocp.render.geometry import PAPER, font_size, picture
 from nonocp.render.text import cell_symbol
 
@@ -41,12 +41,11 @@ def cell_text(puzzle: Puzzle, mask: int) -> str:
 
 def render_partial_text(puzzle: Puzzle, masks: Sequence[int], changed: Collection[tuple[int, int]] = ()) -> str:
     """The clues around a partial grid, as plain text; a cell the step changed is followed by `*`."""
-    palette = puzzle.palette
     W = puzzle.width
     changed_set = set(changed)
     cells = [[cell_text(puzzle, masks[r * W + c]) for c in range(W)] for r in range(puzzle.height)]
-    row_tokens = [clue_tokens(c, palette) for c in puzzle.rows]
-    col_tokens = [clue_tokens(c, palette) for c in puzzle.cols]
+    row_tokens = [[t for t, _ in line_tokens(puzzle, c)] for c in puzzle.rows]
+    col_tokens = [[t for t, _ in line_tokens(puzzle, c)] for c in puzzle.cols]
     longest_cell = max((len(t) for row in cells for t in row), default=1)
     cw = max(longest_cell, max(len(t) for toks in col_tokens for t in toks))
     margin = max(len(" ".join(t)) for t in row_tokens)
@@ -105,6 +104,9 @@ def render_partial_svg(
                        f'height="{_n(lab.size - 2)}" rx="2" fill="{lab.fill}"/>')
         out.append(f'<text x="{_n(lab.x + lab.size / 2)}" y="{_n(lab.y + lab.size / 2)}" '
                    f'font-size="{_n(font_size(lab.text, lab.size))}" fill="{lab.ink}">{escape(lab.text)}</text>')
+        if lab.bar:
+            x1, y1, x2, y2 = lab.bar_line()
+            out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke="{lab.ink}"/>')
     out.append("</g>")
     out.append('<g class="cells">')
     ncol = len(palette)

@@ -32,6 +32,8 @@ def render_image(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None
             )
         font = _font(font_size(lab.text, lab.size))
         draw.text((lab.x + lab.size / 2, lab.y + lab.size / 2), lab.text, fill=lab.ink, font=font, anchor="mm")
+        if lab.bar:
+            draw.line(lab.bar_line(), fill=lab.ink, width=max(1, round(lab.size / 12)))
     for c in pic.cells:
         draw.rectangle((c.x, c.y, c.x + cell - 1, c.y + cell - 1), fill=c.fill)
         if c.marked:

@@ -39,6 +39,10 @@ def render_svg(
             f'<text x="{_n(lab.x + lab.size / 2)}" y="{_n(lab.y + lab.size / 2)}" '
             f'font-size="{_n(font_size(lab.text, lab.size))}" fill="{lab.ink}">{escape(lab.text)}</text>'
         )
+        if lab.bar:
+            x1, y1, x2, y2 = lab.bar_line()
+            out.append(f'<line class="all-in-a-row" x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
+                       f'stroke="{lab.ink}" stroke-width="{_n(max(1.0, lab.size / 12))}" stroke-linecap="round"/>')
     out.append("</g>")
     out.append('<g class="cells">')
     for c in pic.cells:

@@ -27,7 +27,7 @@ def render_rich(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None 
                 else:
                     style = f"bold {contrast_color(rgb)} on {rgb}"
                 out.append(text, style=style)
-            elif seg.kind == "clue" and seg.color is not None and not palette.is_black_and_white:
+            elif seg.kind == "clue" and seg.color is not None and (not palette.is_black_and_white or puzzle.has_counts):
                 rgb = palette[seg.color].rgb
                 out.append(seg.text, style=f"{contrast_color(rgb)} on {rgb}")
             else:

@@ -38,7 +38,9 @@ FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when t
 
 def _size(p: Puzzle) -> str:
     size = f"{p.width}x{p.height}"
-    if not p.palette.is_black_and_white:
+    if p.has_counts:  # every palette colour is a colour (no background)
+        size += f" {len(p.palette)}c counts"
+    elif not p.palette.is_black_and_white:
         size += f" {len(p.palette) - 1}c"
     return size
 

@@ -35,7 +35,10 @@ def describe(puzzle: Puzzle, index: int, count: int) -> str:
         if value:
             lines.append(f"{label}: {value}")
     lines.append(f"size: {puzzle.width}x{puzzle.height}")
-    if puzzle.palette.is_black_and_white:
+    if puzzle.has_counts:
+        named = ", ".join(f"{c.symbol}={c.name}" for c in puzzle.palette.colors)
+        lines.append(f"colours: {len(puzzle.palette)} ({named}); count-and-contiguity clues (* = all in a row)")
+    elif puzzle.palette.is_black_and_white:
         lines.append("colours: black and white")
     else:
         named = ", ".join(f"{c.symbol}={c.name} {c.rgb}" for c in puzzle.palette.colors[1:])

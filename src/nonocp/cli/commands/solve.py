@@ -88,7 +88,9 @@ def summary(puzzle: Puzzle, result: SolveResult, index: int, count: int) -> str:
         Status.TIMEOUT: f"time limit reached ({n} solution{'s' if n != 1 else ''} found)",
     }[result.status]
     size = f"{puzzle.width}x{puzzle.height}"
-    if not puzzle.palette.is_black_and_white:
+    if puzzle.has_counts:
+        size += f", {len(puzzle.palette)} colours, count clues"
+    elif not puzzle.palette.is_black_and_white:
         size += f", {len(puzzle.palette) - 1} colours"
     return f"{where}{name} ({size}): {verdict} [{result.backend}, {result.seconds:.3f} s]"
 

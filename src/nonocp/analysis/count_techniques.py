@@ -1,0 +1,153 @@
+"""The named line techniques of count-and-contiguity clues (core/counts.py): what a person checks by eye before
+enumerating a line's bodies, in the shape of run clues' techniques (a rule maps a line's cells to narrower
+cells, or None when the line has no completion it can see).
+
+A line is given as its cells' candidate masks (bit k = palette colour k; every colour is a real colour, there
+is no background) and its clue as one Count per colour. Every rule is sound on its own: it only removes a colour
+that no line with these counts and flags puts in the cell (tests/test_count_techniques.py checks them against
+brute force). The rules, simplest first:
+
+- `zero-count`: a colour whose count is 0 is in none of the line's cells;
+- `count-complete`: a colour whose count is reached by the cells already decided to it leaves every other cell;
+  a colour with exactly as many candidate cells as its count takes them all;
+- `all-in-a-row`: a colour whose cells are all in a row takes the cells between its decided cells, and leaves
+  every cell too far from them (or, with none decided, every cell outside a long enough stretch of candidates);
+- `not-all-in-a-row`: a colour not all in a row whose decided cells are one run one cell short of its count
+  cannot take the two cells at that run's ends (the run would be all of it, in one row);
+- `enumeration`: everything else the exact line solver sees (enumerating the line's bodies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from nonocp.core.counts import Count
+
+Cells = list[int]
+Rule = Callable[[Sequence[Count], Cells], Cells | None]
+
+TECHNIQUE_WORDS = {
+    "zero-count": "colours with a count of 0 leave every cell",
+    "count-complete": "a colour whose count is reached leaves the other cells, or one with just enough candidate "
+                      "cells takes them all",
+    "all-in-a-row": "a colour all in a row stays within its count's reach of its decided cells",
+    "not-all-in-a-row": "a colour not all in a row cannot close its one run to its full count",
+    "enumeration": "enumerating every body of the line (its counts and flags)",
+}
+
+
+def _decided(cells: Cells, k: int) -> list[int]:
+    return [i for i, m in enumerate(cells) if m == 1 << k]
+
+
+def _candidates(cells: Cells, k: int) -> list[int]:
+    return [i for i, m in enumerate(cells) if m >> k & 1]
+
+
+def zero_count(clue: Sequence[Count], cells: Cells) -> Cells | None:
+    keep = sum(1 << k for k, e in enumerate(clue) if e.count)
+    out = [m & keep for m in cells]
+    return None if not all(out) else out
+
+
+def count_complete(clue: Sequence[Count], cells: Cells) -> Cells | None:
+    out = list(cells)
+    for k, e in enumerate(clue):
+        decided = _decided(out, k)
+        if len(decided) > e.count:
+            return None
+        if len(decided) == e.count:
+            out = [m if m == 1 << k else m & ~(1 << k) for m in out]
+        else:
+            cands = _candidates(out, k)
+            if len(cands) < e.count:
+                return None
+            if len(cands) == e.count:
+                for i in cands:
+                    out[i] = 1 << k
+    return None if not all(out) else out
+
+
+def all_in_a_row(clue: Sequence[Count], cells: Cells) -> Cells | None:
+    out = list(cells)
+    for k, e in enumerate(clue):
+        if not e.together:
+            continue
+        decided = _decided(out, k)
+        if decided:
+            first, last = decided[0], decided[-1]
+            if last - first + 1 > e.count:
+                return None
+            for i in range(first, last + 1):  # between decided cells: the run covers them
+                if not out[i] >> k & 1:
+                    return None
+                out[i] = 1 << k
+            lo, hi = last - e.count + 1, first + e.count - 1  # how far the run can reach
+            for i in range(len(out)):
+                if (i < lo or i > hi) and out[i] >> k & 1:
+                    out[i] &= ~(1 << k)
+        # a cell no window of `count` consecutive candidates covers cannot hold the run
+        cover = [False] * len(out)
+        run = 0
+        for i, m in enumerate(out):
+            run = run + 1 if m >> k & 1 else 0
+            if run >= e.count:
+                for j in range(i - e.count + 1, i + 1):
+                    cover[j] = True
+        for i in range(len(out)):
+            if not cover[i]:
+                out[i] &= ~(1 << k)
+    return None if not all(out) else out
+
+
+def not_all_in_a_row(clue: Sequence[Count], cells: Cells) -> Cells | None:
+    out = list(cells)
+    for k, e in enumerate(clue):
+        if e.together or e.count < 2:
+            continue
+        decided = _decided(out, k)
+        if len(decided) == e.count - 1 and decided and decided[-1] - decided[0] + 1 == len(decided):
+            for i in (decided[0] - 1, decided[-1] + 1):
+                if 0 <= i < len(out):
+                    out[i] &= ~(1 << k)
+    return None if not all(out) else out
+
+
+RULES: tuple[tuple[str, Rule], ...] = (
+    ("zero-count", zero_count),
+    ("count-complete", count_complete),
+    ("all-in-a-row", all_in_a_row),
+    ("not-all-in-a-row", not_all_in_a_row),
+)
+LINE_TECHNIQUES = (*(name for name, _ in RULES), "enumeration")
+
+
+def decompose(clue: Sequence[Count], before: Cells, after: Cells) -> list[tuple[str, Cells, Cells]]:
+    """An exact line deduction `before` -> `after` as named rules, [(technique, from, to), ...]: each rule
+    applied to the line as the previous ones left it, the first (in RULES order) that narrows it making the
+    next piece, until none does; `enumeration` accounts for the rest. Conclusions are clipped to `after`."""
+    cur = list(before)
+    out: list[tuple[str, Cells, Cells]] = []
+    while cur != list(after):
+        for name, rule in RULES:
+            got = rule(clue, cur)
+            if got is None:
+                continue
+            nxt = [(g & m) | a for g, m, a in zip(got, cur, after, strict=True)]
+            if nxt != cur:
+                out.append((name, cur, nxt))
+                cur = nxt
+                break
+        else:
+            out.append(("enumeration", cur, list(after)))
+            break
+    return out
+
+
+def line_technique(clue: Sequence[Count], before: Cells, after: Cells) -> str:
+    """The simplest single technique whose deductions include the whole step `before` -> `after`."""
+    for name, rule in RULES:
+        got = rule(clue, before)
+        if got is not None and all(g & ~a == 0 for g, a in zip(got, after, strict=True)):
+            return name
+    return "enumeration"
