@@ -2,10 +2,11 @@
 enumerating a line's bodies, in the shape of run clues' techniques (a rule maps a line's cells to narrower
 cells, or None when the line has no completion it can see).
 
-A line is given as its cells' candidate masks (bit k = palette colour k; every colour is a real colour, there
-is no background) and its clue as one Count per colour. Every rule is sound on its own: it only removes a colour
-that no line with these counts and flags puts in the cell (tests/test_count_techniques.py checks them against
-brute force). The rules, simplest first:
+Their descriptions are in analysis/techniques.py's CATALOGUE (scope "count-line") and their sentences in
+render/steps_text.py, beside run clues'. A line is given as its cells' candidate masks (bit k = palette colour
+k; every colour is a real colour, there is no background) and its clue as one Count per colour. Every rule is
+sound on its own: it only removes a colour that no line with these counts and flags puts in the cell
+(tests/test_count_techniques.py checks them against brute force). The rules, simplest first:
 
 - `zero-count`: a colour whose count is 0 is in none of the line's cells;
 - `count-complete`: a colour whose count is reached by the cells already decided to it leaves every other cell;
@@ -25,16 +26,6 @@ from nonocp.core.counts import Count
 
 Cells = list[int]
 Rule = Callable[[Sequence[Count], Cells], Cells | None]
-
-TECHNIQUE_WORDS = {
-    "zero-count": "colours with a count of 0 leave every cell",
-    "count-complete": "a colour whose count is reached leaves the other cells, or one with just enough candidate "
-                      "cells takes them all",
-    "all-in-a-row": "a colour all in a row stays within its count's reach of its decided cells",
-    "not-all-in-a-row": "a colour not all in a row cannot close its one run to its full count",
-    "enumeration": "enumerating every body of the line (its counts and flags)",
-}
-
 
 def _decided(cells: Cells, k: int) -> list[int]:
     return [i for i, m in enumerate(cells) if m == 1 << k]
