@@ -120,3 +120,13 @@ def test_the_engines_agree_on_bigger_puzzles(engine_name, engine, seed):
     assert all(p.is_solution(g) for g in result.solutions)
     assert result.status == reference.status, engine_name
     assert len(result.solutions) == len(reference.solutions)
+
+
+def test_cpsat_automaton_run_model_as_the_oracle():
+    """cpsat's other model of runs (`--option count_runs=automaton`) finds the same solutions."""
+    from conftest import backend_or_skip
+
+    engine = backend_or_skip("cpsat")
+    for p, solutions in oracle_cases():
+        r = engine.solve(p, SolveOptions(max_solutions=None, extra={"count_runs": "automaton"}))
+        assert r.exhausted and set(r.solutions) == solutions

@@ -4,7 +4,7 @@ force (tests/oracle.py: every arrangement of the line's counts, filtered by the 
 Random lines of up to 6 colours, every combination of flags on the counts of 2 or more, random masks (some
 cells decided to a valid line's colours, so that most cases have a solution and some have none). Both ways of
 making scattered colours exact are checked: tracking them in the states at once, and the witness lines with
-their moves (CHEAP_FACTOR forces one or the other)."""
+their moves (TRACK_COST forces one or the other)."""
 
 from __future__ import annotations
 
@@ -58,9 +58,9 @@ def random_masks(rnd: random.Random, line: list[int], ncolors: int) -> list[int]
 def strategy(request, monkeypatch):
     """How scattered colours are made exact: all tracked at once, all by witnesses, or the solver's own choice."""
     if request.param == "exact-states":
-        monkeypatch.setattr(count_line, "CHEAP_FACTOR", 1 << 20)
+        monkeypatch.setattr(count_line, "TRACK_COST", 1 << 40)
     elif request.param == "witnesses":
-        monkeypatch.setattr(count_line, "CHEAP_FACTOR", 0)
+        monkeypatch.setattr(count_line, "TRACK_COST", 0)
     return request.param
 
 

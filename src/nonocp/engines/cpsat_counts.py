@@ -3,8 +3,14 @@
 Per cell, one Boolean per colour it may take ("the cell is colour k", exactly one true) and an integer holding its
 palette index (what the solve loop reads and blocks). Per line and colour:
 - a cardinality constraint: the line's Booleans of that colour add up to its count;
-- for a count of 2 or more, an automaton over those Booleans (the colour's indicator cells): ONE_RUN accepts
-  0*1+0* (all in a row), TWO_RUNS accepts lines with two or more runs of 1 (not all in a row).
+- for a count of 2 or more, the run condition over those Booleans (the colour's indicator cells), one of
+  RUN_MODELS:
+  - "starts" (the default): all in a row, one Boolean per place the run may start, exactly one true, each
+    implying its cells, each cell of the colour implying a start that covers it; not all in a row, run-start
+    Booleans s_p <-> x_p and not x_(p-1), at least two true;
+  - "automaton": an automaton over the indicators, ONE_RUN accepting 0*1+0*, TWO_RUNS lines with two or more
+    runs of 1. CP-SAT expands it into many more literals, and took about twice the deterministic time on
+    generated 20x20 puzzles (benchmarks/results/count-clues.md, "cpsat: run models").
 
 A cell may take only the colours with a non-zero count in both its row and its column (and those `fixed`
 allows). ortools itself is not imported here: cpsat.py passes its `cp_model` module in.
@@ -42,8 +48,11 @@ def count_domains(puzzle: Puzzle, fixed: dict[tuple[int, int], int] | None, cut:
     return domains
 
 
+RUN_MODELS = ("starts", "automaton")
+
+
 def build_counts_model(puzzle: Puzzle, cp: Any, model_type: Any, fixed: dict[tuple[int, int], int] | None,
-                       cut: bool, check_deadline: Any) -> Any:
+                       cut: bool, check_deadline: Any, run_model: str = RUN_MODELS[0]) -> Any:
     """The model as a `model_type` (cpsat.NonogramModel): cells, domains, the colour Booleans as its
     colour literals, and `empty` when some cell or fully decided line rules out every solution before search.
     `check_deadline()` raises cpsat's OutOfTime when the time is up."""
@@ -93,9 +102,49 @@ def build_counts_model(puzzle: Puzzle, cp: Any, model_type: Any, fixed: dict[tup
                 if free:
                     model.add(sum(free) == entry.count - known)
                 if entry.count >= 2:
-                    table, final = (ONE_RUN, ONE_RUN_FINAL) if entry.together else (TWO_RUNS, TWO_RUNS_FINAL)
-                    model.add_automaton(bits, 0, list(final), list(table))
+                    _runs(model, bits, entry, run_model)
     return model_type(model, cells, domains, {}, literals, time.perf_counter() - start, empty)
+
+
+def _runs(model: Any, bits: list[Any], entry: Any, run_model: str) -> None:
+    """The run condition of one colour in one line, over its indicator cells (0/1 constants or Booleans): all
+    in a row, or two or more runs (see the module docstring)."""
+    if run_model == "automaton":
+        table, final = (ONE_RUN, ONE_RUN_FINAL) if entry.together else (TWO_RUNS, TWO_RUNS_FINAL)
+        model.add_automaton(bits, 0, list(final), list(table))
+        return
+    n, c = len(bits), entry.count
+    if entry.together:
+        starts: dict[int, Any] = {}
+        for t in range(n - c + 1):
+            if any(isinstance(b, int) and b == 0 for b in bits[t:t + c]):
+                continue  # a cell that cannot be the colour: no run there
+            u = model.new_bool_var("")
+            for b in bits[t:t + c]:
+                if not isinstance(b, int):
+                    model.add_implication(u, b)
+            starts[t] = u
+        model.add_exactly_one(list(starts.values()))
+        for p, b in enumerate(bits):
+            covering = [u for t, u in starts.items() if t <= p < t + c]
+            if isinstance(b, int):
+                if b:
+                    model.add_bool_or(covering) if covering else model.add_bool_or([])
+            else:
+                model.add_bool_or([*covering, b.Not()])
+        return
+    starts_ = []
+    for p, x in enumerate(bits):
+        before = bits[p - 1] if p else 0
+        if isinstance(x, int) and isinstance(before, int):
+            starts_.append(int(x == 1 and before == 0))
+            continue
+        s = model.new_bool_var("")
+        model.add(s <= x)
+        model.add(s + before <= 1)
+        model.add(s >= x - before)
+        starts_.append(s)
+    model.add(sum(starts_) >= 2)
 
 
 def _indicator(cell: Any, literal: Any, k: int) -> Any:

@@ -40,9 +40,9 @@ ZERO, FREE, TOGETHER, SCATTERED = 0, 1, 2, 3
 ATTEMPTS = 4
 # How many of the latest valid lines moves start from (_check_witnesses)
 POOL = 4
-# The largest growth of the states, (tracked + 1) * 2^tracked, worth paying to track scattered colours exactly
-# at once rather than checking witnesses (_cheap): 1, 2 or 3 colours
-CHEAP_FACTOR = 32
+# The most states times classes worth tracking scattered colours in exactly, rather than checking witnesses
+# (_cheap)
+TRACK_COST = 1 << 14
 _PLANS: dict[tuple[CountClue, int], CountPlan] = {}
 _PLANS_LIMIT = 20_000
 
@@ -80,6 +80,8 @@ class Box:
     src: list[int]  # per colour outside V: the states it may follow (inprog | nip_z if together, else nip_m)
     zb1: list[int]  # per colour of V: not used yet, or second run already started
     nzb0: list[int]  # per colour of V: used, second run not started
+    implicit: int = -1  # the colour without a digit (-1: none): its count is the cells so far minus the others'
+    usrc: list[int] = field(default_factory=list)  # per cell i: the states the implicit colour may follow there
 
 
 @dataclass
@@ -104,11 +106,16 @@ class CountPlan:
 
 def _make_box(plan: CountPlan, V: tuple[int, ...]) -> Box:
     K = len(plan.counts)
+    # The implicit colour: the biggest count whose only condition is its count (free, or scattered and not in
+    # V). Every state after i cells has used i cells, so its count is i minus the others': it needs no digit,
+    # which divides the states by its count + 1; "not used up" becomes a mask per cell (usrc).
+    free = [k for k, c in enumerate(plan.counts) if c and plan.sort[k] in (FREE, SCATTERED) and k not in V]
+    implicit = max(free, key=lambda k: plan.counts[k]) if free else -1
     weight = [0] * K
     mweight = [0] * K
     size = 1
     for k, c in enumerate(plan.counts):
-        if c:
+        if c and k != implicit:
             weight[k] = size
             size *= c + 1
     for k in V:
@@ -120,7 +127,7 @@ def _make_box(plan: CountPlan, V: tuple[int, ...]) -> Box:
     full = (1 << size) - 1
     M, Z, inprog = [0] * K, [0] * K, [0] * K
     for k, c in enumerate(plan.counts):
-        if c:
+        if c and k != implicit:
             M[k] = _digit_mask(weight[k], c + 1, size, range(c))
             Z[k] = _digit_mask(weight[k], c + 1, size, (0,))
             if plan.sort[k] == TOGETHER:
@@ -136,7 +143,33 @@ def _make_box(plan: CountPlan, V: tuple[int, ...]) -> Box:
     accept = sum(c * w for c, w in zip(plan.counts, weight, strict=True)) + sum(mweight[k] for k in V)
     nip_m, nip_z = [nip & m for m in M], [nip & z for z in Z]
     src = [(inprog[k] | nip_z[k]) if plan.sort[k] == TOGETHER else nip_m[k] for k in range(K)]
-    return Box(V, size, weight, mweight, cls, len(V) + 1, accept, M, Z, inprog, nip_m, nip_z, src, zb1, nzb0)
+    usrc: list[int] = []
+    if implicit >= 0:
+        at_least = _at_least(plan, weight, mweight, V, implicit)
+        c = plan.counts[implicit]
+        usrc = [nip & at_least[max(0, i - c + 1)] if i - c + 1 < len(at_least) else 0 for i in range(plan.n)]
+        src[implicit] = nip_m[implicit] = 0  # position-dependent: usrc
+    return Box(V, size, weight, mweight, cls, len(V) + 1, accept, M, Z, inprog, nip_m, nip_z, src, zb1, nzb0,
+               implicit, usrc)
+
+
+def _at_least(plan: CountPlan, weight: list[int], mweight: list[int], V: tuple[int, ...], implicit: int) -> list[int]:
+    """at_least[t]: the states whose digits (the implicit colour has none) add up to t or more."""
+    levels = [1]  # levels[t]: the states of the digits so far adding up to t
+    for k, c in enumerate(plan.counts):
+        if not c or k == implicit:
+            continue
+        grown = [0] * (len(levels) + c)
+        for t, states in enumerate(levels):
+            for v in range(c + 1):
+                grown[t + v] |= states << (v * weight[k])
+        levels = grown
+    for k in V:  # both values of each "second run started" bit
+        levels = [states | (states << mweight[k]) for states in levels]
+    out = [0] * (len(levels) + 1)
+    for t in range(len(levels) - 1, -1, -1):
+        out[t] = out[t + 1] | levels[t]
+    return out
 
 
 def plan_of(clue: Sequence[Count], n: int) -> CountPlan:
@@ -180,16 +213,17 @@ def _forward(plan: CountPlan, box: Box, allowed: list[list[int]]) -> list[list[i
     """F[i][class]: the states reachable after the first i cells; None when the end is not reachable."""
     w, cls = box.weight, box.cls
     M, nip_m, src = box.M, box.nip_m, box.src
+    implicit, usrc = box.implicit, box.usrc
     nclasses = box.nclasses
     cur = [0] * nclasses
     cur[0] = 1
     F = [cur]
-    for here in allowed:
+    for i, here in enumerate(allowed):
         if nclasses == 1:
             u = cur[0]
             x = 0
             for k in here:
-                x |= (u & src[k]) << w[k]
+                x |= (u & (usrc[i] if k == implicit else src[k])) << w[k]
             if not x:
                 return None
             cur = [x]
@@ -210,7 +244,7 @@ def _forward(plan: CountPlan, box: Box, allowed: list[list[int]]) -> list[list[i
                     new[c] |= ((cur[c] & M[k]) << wk) | ((other & box.zb1[k]) << wk) \
                         | ((other & box.nzb0[k]) << (wk + box.mweight[k]))
                 else:
-                    new[0] |= (u & src[k]) << w[k]
+                    new[0] |= (u & (usrc[i] if k == implicit else src[k])) << w[k]
             if not any(new):
                 return None
             cur = new
@@ -226,6 +260,7 @@ def _backward(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[
     still complete the line) and C[i][class]: the states before cell i that are reachable and can complete it."""
     w, cls = box.weight, box.cls
     M, nip_m, src = box.M, box.nip_m, box.src
+    implicit, usrc = box.implicit, box.usrc
     nclasses = box.nclasses
     n = len(allowed)
     acc = 1 << box.accept
@@ -241,8 +276,7 @@ def _backward(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[
             t = cur[0]
             x = 0
             for k in allowed[i]:
-                g = t >> w[k]
-                y = f & g & src[k]
+                y = f & (t >> w[k]) & (usrc[i] if k == implicit else src[k])
                 if y:
                     x |= y
                     new[k] |= bit
@@ -268,7 +302,7 @@ def _backward(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[
                                     nxt[j] |= y
                                     hit = 1
                 else:
-                    g = (cur[0] >> wk) & src[k]
+                    g = (cur[0] >> wk) & (usrc[i] if k == implicit else src[k])
                     if g:
                         for j in range(nclasses):
                             y = Fi[j] & g
@@ -285,14 +319,19 @@ def _backward(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[
 # --------------------------------------------------------------------------------------------- witnesses
 
 
-def _digits(box: Box, plan: CountPlan, state: int) -> list[int]:
-    return [(state // box.weight[k]) % (c + 1) if c else 0 for k, c in enumerate(plan.counts)]
+def _digits(box: Box, plan: CountPlan, state: int, position: int) -> list[int]:
+    """The cells of each colour used by `state` after `position` cells."""
+    a = [(state // box.weight[k]) % (c + 1) if c and k != box.implicit else 0 for k, c in enumerate(plan.counts)]
+    if box.implicit >= 0:
+        a[box.implicit] = position - sum(a)
+    return a
 
 
-def _advance(plan: CountPlan, box: Box, state: int, c: int, k: int) -> tuple[int, int] | None:
-    """One state's move by colour k from class c: (next state, next class), or None when k cannot come next."""
+def _advance(plan: CountPlan, box: Box, state: int, c: int, k: int, position: int) -> tuple[int, int] | None:
+    """One state's move by colour k from class c after `position` cells: (next state, next class), or None when
+    k cannot come next."""
     counts = plan.counts
-    a = _digits(box, plan, state)
+    a = _digits(box, plan, state, position)
     if a[k] >= counts[k]:
         return None
     for t in plan.together:
@@ -307,6 +346,18 @@ def _advance(plan: CountPlan, box: Box, state: int, c: int, k: int) -> tuple[int
     if c == ck or a[k] == 0 or (state // box.mweight[k]) & 1:
         return state + wk, ck
     return state + wk + box.mweight[k], ck
+
+
+def _into(plan: CountPlan, box: Box, states: int, c: int, k: int, i: int, after: list[int]) -> int:
+    """The states among `states` (of class c, before cell i) that colour k in cell i moves into `after` (the
+    states after cell i, by class): one step of the backward pass, for one colour and class."""
+    ck, wk = box.cls[k], box.weight[k]
+    if ck:
+        if c == ck:
+            return states & box.M[k] & (after[ck] >> wk)
+        return states & box.nip_m[k] & ((box.zb1[k] & (after[ck] >> wk))
+                                        | (box.nzb0[k] & (after[ck] >> (wk + box.mweight[k]))))
+    return states & (after[0] >> wk) & (box.usrc[i] if k == box.implicit else box.src[k])
 
 
 def _near(bits: int, index: int, above: bool) -> int | None:
@@ -330,30 +381,21 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
     ideal = sum(box.weight[j] * int(round((c - (j == k)) * share)) for j, c in enumerate(plan.counts))
     start = None
     for c in range(box.nclasses):
-        s = F[i][c]
-        if attempt < 2:
-            s &= (1 << box.size) - 1
-        while s:
-            if attempt == 0:
-                st = _near(s, ideal, False)
-                if st is None:
-                    st = _near(s, ideal, True)
-            elif attempt == 1:
-                st = _near(s, ideal, True)
-                if st is None:
-                    st = _near(s, ideal, False)
-            elif attempt == 2:
-                st = (s & -s).bit_length() - 1
-            else:
-                st = s.bit_length() - 1
-            assert st is not None
-            s &= ~(1 << st)
-            moved = _advance(plan, box, st, c, k)
-            if moved is not None and (C[i + 1][moved[1]] >> moved[0]) & 1:
-                start = (st, c, moved)
-                break
-        if start is not None:
-            break
+        s = _into(plan, box, F[i][c], c, k, i, C[i + 1])
+        if not s:
+            continue
+        if attempt == 0:
+            st = _near(s, ideal, False)
+            st = _near(s, ideal, True) if st is None else st
+        elif attempt == 1:
+            st = _near(s, ideal, True)
+            st = _near(s, ideal, False) if st is None else st
+        else:
+            st = (s & -s).bit_length() - 1 if attempt == 2 else s.bit_length() - 1
+        moved = _advance(plan, box, st, c, k, i)
+        assert moved is not None
+        start = (st, c, moved)
+        break
     if start is None:
         return None
     line = [0] * n
@@ -361,7 +403,7 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
     state, c, after = start
     counts, weight, mweight, cls = plan.counts, box.weight, box.mweight, box.cls
     # to the left: a predecessor of (state, c) in F[q] for cell q; `used` = the cells of each colour in 0..q
-    used = _digits(box, plan, state)
+    used = _digits(box, plan, state, i)
     neighbour = k
     for q in range(i - 1, -1, -1):
         best = None
@@ -373,7 +415,7 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
                 if prev < 0:
                     continue
                 for pc in range(box.nclasses):
-                    if (F[q][pc] >> prev) & 1 and _advance(plan, box, prev, pc, j) == (state, c):
+                    if (F[q][pc] >> prev) & 1 and _advance(plan, box, prev, pc, j, q) == (state, c):
                         best = (j, prev, pc)
                         break
                 if best:
@@ -387,7 +429,7 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
         neighbour = line[q]
     # to the right: a successor of `after` that can still complete the line; `left` = cells still to place
     state, c = after
-    done = _digits(box, plan, state)
+    done = _digits(box, plan, state, i + 1)
     left = [total - a for total, a in zip(counts, done, strict=True)]
     second = [bool(mweight[j]) and bool((state // mweight[j]) & 1) for j in range(len(counts))]
     neighbour = k
@@ -453,7 +495,7 @@ def solve_planned(plan: CountPlan, n: int, masks: Sequence[int]) -> tuple[int, .
         return None
     # scattered colours that might form one run: tracked exactly from the start when that is cheap
     risky = [s for s in plan.scattered if _has_window(masks[s], plan.counts[s])]
-    V: tuple[int, ...] = tuple(risky) if _cheap(len(risky)) else ()
+    V: tuple[int, ...] = tuple(risky) if _cheap(plan, tuple(risky)) else ()
     while True:
         box = plan.box(V)
         F = _forward(plan, box, allowed)
@@ -463,7 +505,7 @@ def solve_planned(plan: CountPlan, n: int, masks: Sequence[int]) -> tuple[int, .
         risky = [s for s in plan.scattered if s not in V and _has_window(new[s], plan.counts[s])]
         if not risky:
             return tuple(new)
-        if _cheap(len(V) + len(risky)):
+        if _cheap(plan, tuple(sorted(set(V) | set(risky)))):
             broken = set(risky)
         else:
             broken = _check_witnesses(plan, box, allowed, F, C, new, risky)
@@ -473,11 +515,18 @@ def solve_planned(plan: CountPlan, n: int, masks: Sequence[int]) -> tuple[int, .
         allowed = [[k for k in here if (new[k] >> i) & 1] for i, here in enumerate(allowed)]
 
 
-def _cheap(tracked: int) -> bool:
-    """Is tracking this many scattered colours exactly cheaper than checking witnesses? The states grow by
-    (tracked + 1) * 2^tracked; witnesses cost about that of a few dozen plain passes
+def _cheap(plan: CountPlan, V: tuple[int, ...]) -> bool:
+    """Is tracking the scattered colours V exactly cheaper than checking witnesses? A pass costs about the number
+    of states times the classes, (|V| + 1) * 2^|V| times what V = () costs (more if the implicit colour is in
+    V), while witnesses cost about the same whatever the states; so only a small state space is worth it
     (benchmarks/results/count-clues.md, "Line solver")."""
-    return (tracked + 1) << tracked <= CHEAP_FACTOR
+    free = [k for k, c in enumerate(plan.counts) if c and plan.sort[k] in (FREE, SCATTERED) and k not in V]
+    implicit = max(free, key=lambda k: plan.counts[k]) if free else -1
+    states = 1 << len(V)
+    for k, c in enumerate(plan.counts):
+        if c and k != implicit:
+            states *= c + 1
+    return states * (len(V) + 1) <= TRACK_COST
 
 
 def _check_witnesses(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[int]],
