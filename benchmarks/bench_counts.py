@@ -2,6 +2,7 @@
 
     nice -n 10 python benchmarks/bench_counts.py                    # 100 puzzles, native cpsat sat, 60 s each
     nice -n 10 python benchmarks/bench_counts.py --puzzles 20 --engines native,sat --timeout 30
+    nice -n 10 python benchmarks/bench_counts.py --engines cpsat,cpsat@count_runs=automaton   # an option
     nice -n 10 python benchmarks/bench_counts.py --lines            # the line solver on random lines
 
 Puzzles: pictures from tools/make_count_puzzles.py's generator (random colours smoothed twice by the majority
@@ -45,18 +46,25 @@ def puzzles(n: int) -> list[tuple[str, object]]:
     return out
 
 
+def engine_of(spec: str):
+    """`name` or `name@option=value` (an engine option, as `nonocp solve --option`): (backend, extra)."""
+    name, _, option = spec.partition("@")
+    backend = get_backend(name)
+    return backend, backend.options.parse([option], backend.name) if option else {}
+
+
 def run_engines(args) -> None:
-    engines = {name: get_backend(name) for name in args.engines.split(",")}
-    if "cpsat" in engines:  # import ortools before any clock starts
-        engines["cpsat"].solve(puzzles(1)[0][1], SolveOptions(max_solutions=1))
+    engines = {spec: engine_of(spec) for spec in args.engines.split(",")}
+    for backend, _ in engines.values():  # import ortools (and anything else) before any clock starts
+        backend.solve(puzzles(1)[0][1], SolveOptions(max_solutions=1))
     rows = []
     split = CpuSplit()
     started = time.monotonic()
     for label, p in puzzles(args.puzzles):
         row = {"puzzle": label, "size": f"{p.width}x{p.height}", "colours": len(p.palette)}
-        for name, engine in engines.items():
+        for name, (engine, extra) in engines.items():
             c0, w0 = cpu_seconds(), time.perf_counter()
-            r = engine.solve(p, SolveOptions(max_solutions=2, time_limit=args.timeout))
+            r = engine.solve(p, SolveOptions(max_solutions=2, time_limit=args.timeout, extra=extra))
             cpu, wall = cpu_seconds() - c0, time.perf_counter() - w0
             bad = sum(1 for g in r.solutions if not verify(p, g).ok)
             row[name] = {"status": str(r.status), "cpu": round(cpu, 4), "wall": round(wall, 4), "wrong": bad}

@@ -189,7 +189,7 @@ def test_text_picture_shows_counts_flags_and_colour_letters(tmp_path):
     assert r.exit_code == 0, r.stderr
     lines = r.stdout.splitlines()
     assert "Tiny cat (3x3, 3 colours, count clues): unique solution" in lines[0]
-    assert "2* 1 0 |  a  a  b" in lines and " 2 0 1 |  a  c  a" in lines
+    assert "2*  1  0 |  a  a  b" in lines and " 2  0  1 |  a  c  a" in lines  # counts aligned per colour
     assert lines[2].split() == ["0", "1", "2*"]  # the second colour's counts of the three columns
 
 

@@ -11,8 +11,9 @@ sound on its own: it only removes a colour that no line with these counts and fl
 - `zero-count`: a colour whose count is 0 is in none of the line's cells;
 - `count-complete`: a colour whose count is reached by the cells already decided to it leaves every other cell;
   a colour with exactly as many candidate cells as its count takes them all;
-- `all-in-a-row`: a colour whose cells are all in a row takes the cells between its decided cells, and leaves
-  every cell too far from them (or, with none decided, every cell outside a long enough stretch of candidates);
+- `all-in-a-row`: a colour whose cells are all in a row has one run, in a place of `count` cells that may all
+  take it and hold its decided cells: it takes the cells every such place covers (the leftmost and rightmost
+  places overlap) and leaves the cells none covers;
 - `not-all-in-a-row`: a colour not all in a row whose decided cells are one run one cell short of its count
   cannot take the two cells at that run's ends (the run would be all of it, in one row);
 - `enumeration`: everything else the exact line solver sees (enumerating the line's bodies).
@@ -61,33 +62,23 @@ def count_complete(clue: Sequence[Count], cells: Cells) -> Cells | None:
 
 def all_in_a_row(clue: Sequence[Count], cells: Cells) -> Cells | None:
     out = list(cells)
+    n = len(out)
     for k, e in enumerate(clue):
         if not e.together:
             continue
+        bit, c = 1 << k, e.count
         decided = _decided(out, k)
-        if decided:
-            first, last = decided[0], decided[-1]
-            if last - first + 1 > e.count:
-                return None
-            for i in range(first, last + 1):  # between decided cells: the run covers them
-                if not out[i] >> k & 1:
-                    return None
-                out[i] = 1 << k
-            lo, hi = last - e.count + 1, first + e.count - 1  # how far the run can reach
-            for i in range(len(out)):
-                if (i < lo or i > hi) and out[i] >> k & 1:
-                    out[i] &= ~(1 << k)
-        # a cell no window of `count` consecutive candidates covers cannot hold the run
-        cover = [False] * len(out)
-        run = 0
-        for i, m in enumerate(out):
-            run = run + 1 if m >> k & 1 else 0
-            if run >= e.count:
-                for j in range(i - e.count + 1, i + 1):
-                    cover[j] = True
-        for i in range(len(out)):
-            if not cover[i]:
-                out[i] &= ~(1 << k)
+        # the places the run can take: c cells that may all be k, holding every cell decided to k
+        starts = [t for t in range(n - c + 1) if all(out[i] & bit for i in range(t, t + c))
+                  and (not decided or t <= decided[0] and decided[-1] < t + c)]
+        if not starts:
+            return None
+        first, last = starts[0], starts[-1]
+        for i in range(n):
+            if last <= i < first + c:  # inside every place: the leftmost and rightmost overlap
+                out[i] = bit
+            elif not any(t <= i < t + c for t in starts):  # out of the run's reach
+                out[i] &= ~bit
     return None if not all(out) else out
 
 

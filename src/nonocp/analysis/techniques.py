@@ -72,8 +72,8 @@ CATALOGUE.update({t.name: t for t in (
     Technique("zero-count", "count-line", "A colour whose count in the line is 0 is in none of its cells."),
     Technique("count-complete", "count-line", "A colour whose count is reached by the cells decided to it leaves "
               "the other cells; a colour with just as many candidate cells as its count takes them all."),
-    Technique("all-in-a-row", "count-line", "A colour whose cells are all in a row fills the cells between its "
-              "decided ones and stays within its count's reach of them (or in a long enough stretch)."),
+    Technique("all-in-a-row", "count-line", "A colour whose cells are all in a row is one run: it takes the cells "
+              "that every place it fits covers (leftmost and rightmost overlap) and leaves the cells none covers."),
     Technique("not-all-in-a-row", "count-line", "A colour not all in a row whose decided cells are one run, one "
               "cell short of its count, cannot take the cells at that run's ends."),
 )})

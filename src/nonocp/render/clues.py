@@ -32,8 +32,9 @@ def clue_tokens(clue: Clue, palette: Palette) -> list[str]:
 def line_tokens(puzzle: Puzzle, clue) -> list[tuple[str, int | None]]:
     """(token, palette colour or None) of one line's clue: its blocks (`0`, no colour, for an empty line), or
     for count clues one count per colour (render/count_clues.py)."""
-    if puzzle.has_counts:
-        return line_tokens_of_counts(clue)
+    if puzzle.has_counts:  # padded to one width, so that each colour's counts line up from row to row
+        width = len(str(max(puzzle.width, puzzle.height))) + 1
+        return [(token.rjust(width), k) for token, k in line_tokens_of_counts(clue)]
     if not clue:
         return [("0", None)]
     return [(block_token(b, puzzle.palette), b.color) for b in clue]

@@ -31,7 +31,7 @@ TECHNIQUE_WORDS = {
     "zero-count": "colours with a count of 0 cannot be in it",
     "count-complete": "a colour whose count is reached leaves the other cells (or one with just enough candidates "
                       "takes them all)",
-    "all-in-a-row": "a colour all in a row stays within its count's reach of its decided cells",
+    "all-in-a-row": "the places a colour all in a row can take overlap here, and leave the rest out of its reach",
     "not-all-in-a-row": "a colour not all in a row cannot close its one run to its full count",
 }
 COUNT_ENUMERATION = "enumerating every body of the line (its counts and flags)"
