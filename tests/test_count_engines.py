@@ -130,3 +130,33 @@ def test_cpsat_automaton_run_model_as_the_oracle():
     for p, solutions in oracle_cases():
         r = engine.solve(p, SolveOptions(max_solutions=None, extra={"count_runs": "automaton"}))
         assert r.exhausted and set(r.solutions) == solutions
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "native"])
+def test_backbone_of_count_puzzles(backend):
+    """Backbones by queries with fixed cells: per cell, exactly the colours its solutions show."""
+    from conftest import backend_or_skip
+    from nonocp.analysis.backbone import compute_backbone
+
+    backend_or_skip(backend)
+    for p, solutions in [case for case in oracle_cases() if len(case[1]) != 1][:6]:
+        bb = compute_backbone(p, backend)
+        want = [0] * (p.width * p.height)
+        for g in solutions:
+            for r, row in enumerate(g.cells):
+                for c, v in enumerate(row):
+                    want[r * p.width + c] |= 1 << v
+        assert bb.exact and list(bb.possible) == want
+
+
+def test_sat_proof_of_no_other_solution_checks(tmp_path):
+    """--proof: the count encoding's CNF with the blocking clauses, and a DRAT refutation that checks."""
+    from conftest import backend_or_skip
+    from drat import read_dimacs, rup_check
+
+    sat = backend_or_skip("sat")
+    for p, solutions in [case for case in oracle_cases() if len(case[1]) <= 2][:4]:
+        r = sat.solve(p, SolveOptions(max_solutions=None, extra={"proof_dir": str(tmp_path)}))
+        assert r.exhausted and set(r.solutions) == solutions and r.proof is not None
+        cnf = open(r.proof.cnf_path).read()
+        assert rup_check(read_dimacs(cnf), open(r.proof.proof_path).read().splitlines())

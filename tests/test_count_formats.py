@@ -209,3 +209,13 @@ def test_show_describes_the_colours_and_the_clue_kind(tmp_path):
     r = run("show", write(tmp_path, "cat.json", CAT_JSON))
     assert r.exit_code == 0, r.stderr
     assert "colours: 3 (a=#fff44f, b=black, c=#3a7bd5); count-and-contiguity clues" in r.stdout
+
+
+def test_check_cross_validates_count_puzzles(tmp_path):
+    path = write(tmp_path, "cat.counts", CAT_TEXT)
+    r = run("check", path, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["agree"] and out["puzzles"][0]["verdict"] == "unique"
+    assert {e["engine"] for e in out["puzzles"][0]["engines"]} == {"native", "cpsat", "sat"}
+    assert all(e["solutions_ok"] for e in out["puzzles"][0]["engines"])
