@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from nonocp.analysis import techniques
 from nonocp.core.counts import Count
 
 Cells = list[int]
@@ -105,25 +106,10 @@ LINE_TECHNIQUES = (*(name for name, _ in RULES), "enumeration")
 
 
 def decompose(clue: Sequence[Count], before: Cells, after: Cells) -> list[tuple[str, Cells, Cells]]:
-    """An exact line deduction `before` -> `after` as named rules, [(technique, from, to), ...]: each rule
-    applied to the line as the previous ones left it, the first (in RULES order) that narrows it making the
-    next piece, until none does; `enumeration` accounts for the rest. Conclusions are clipped to `after`."""
-    cur = list(before)
-    out: list[tuple[str, Cells, Cells]] = []
-    while cur != list(after):
-        for name, rule in RULES:
-            got = rule(clue, cur)
-            if got is None:
-                continue
-            nxt = [(g & m) | a for g, m, a in zip(got, cur, after, strict=True)]
-            if nxt != cur:
-                out.append((name, cur, nxt))
-                cur = nxt
-                break
-        else:
-            out.append(("enumeration", cur, list(after)))
-            break
-    return out
+    """An exact line deduction `before` -> `after` as named rules, [(technique, from, to), ...], as run clues'
+    are told (analysis/techniques.decompose): the first rule that narrows the line makes the next piece, until
+    none does; `enumeration` accounts for the rest."""
+    return techniques.decompose(clue, before, after, RULES)
 
 
 def line_technique(clue: Sequence[Count], before: Cells, after: Cells) -> str:

@@ -309,18 +309,20 @@ RULES: tuple[tuple[str, Rule], ...] = (
 )
 
 
-def decompose(blocks: Blocks, before: Cells, after: Cells) -> list[tuple[str, Cells, Cells]]:
+def decompose(blocks: Blocks, before: Cells, after: Cells,
+              rules: Sequence[tuple[str, Callable]] | None = None) -> list[tuple[str, Cells, Cells]]:
     """An exact line deduction `before` -> `after` as named rules: [(technique, from, to), ...].
 
     Each rule is applied to the line as the previous ones left it; the first (in RULES order) that narrows
     it makes the next piece, until none does; `enumeration` then accounts for the rest. The pieces chain
     from `before` to `after`. A rule's conclusions are clipped to `after` (they are sound, so clipping only
-    matters if a rule ever claimed more than the exact solver, which the tests rule out).
+    matters if a rule ever claimed more than the exact solver, which the tests rule out). `rules` replaces
+    RULES (count clues' rules, analysis/count_techniques.py, take their clue where these take blocks).
     """
     cur = list(before)
     out: list[tuple[str, Cells, Cells]] = []
     while cur != list(after):
-        for name, rule in RULES:
+        for name, rule in RULES if rules is None else rules:
             got = rule(blocks, cur)
             if got is None:
                 continue
