@@ -3,6 +3,7 @@
     nice -n 10 python benchmarks/bench_counts.py                    # 100 puzzles, native cpsat sat, 60 s each
     nice -n 10 python benchmarks/bench_counts.py --puzzles 20 --engines native,sat --timeout 30
     nice -n 10 python benchmarks/bench_counts.py --engines cpsat,cpsat@count_runs=automaton   # an option
+    nice -n 10 python benchmarks/bench_counts.py --engines sat#seqcounter,sat#totalizer   # cardinality encodings
     nice -n 10 python benchmarks/bench_counts.py --lines            # the line solver on random lines
 
 Puzzles: pictures from tools/make_count_puzzles.py's generator (random colours smoothed twice by the majority
@@ -46,8 +47,28 @@ def puzzles(n: int) -> list[tuple[str, object]]:
     return out
 
 
+class _SatWith:
+    """The sat engine with another pysat cardinality encoding for count clues (sat.CARDINALITY_ENCODING)."""
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self.sat = get_backend("sat")
+
+    def solve(self, puzzle, options):
+        from nonocp.engines import sat
+
+        saved, sat.CARDINALITY_ENCODING = sat.CARDINALITY_ENCODING, self.encoding
+        try:
+            return self.sat.solve(puzzle, options)
+        finally:
+            sat.CARDINALITY_ENCODING = saved
+
+
 def engine_of(spec: str):
-    """`name` or `name@option=value` (an engine option, as `nonocp solve --option`): (backend, extra)."""
+    """`name`, `name@option=value` (an engine option, as `nonocp solve --option`) or `sat#ENCODING` (a pysat
+    cardinality encoding, as EncType names it): (backend, extra)."""
+    if spec.startswith("sat#"):
+        return _SatWith(spec[4:]), {}
     name, _, option = spec.partition("@")
     backend = get_backend(name)
     return backend, backend.options.parse([option], backend.name) if option else {}
