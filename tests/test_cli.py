@@ -143,7 +143,9 @@ def test_solve_text_prints_verdict_and_the_solved_grid(tmp_path):
 def test_solve_text_shows_every_solution_found(tmp_path):
     r = run("solve", write(tmp_path, "m.non", MULTI), "-b", "brute", "--all")
     assert r.exit_code == 0
-    assert r.stdout.count("solution ") == 6 and "several solutions (6 shown)" in r.stdout
+    assert r.stdout.count("solution ") == 6 and "exactly 6 solutions (all shown)" in r.stdout
+    r = run("solve", write(tmp_path, "m.non", MULTI), "-b", "brute", "-n", "3")
+    assert r.stdout.count("solution ") == 3 and "several solutions (3 shown)" in r.stdout
 
 
 def test_solve_text_colour_uses_the_colour_symbols(tmp_path):
@@ -159,7 +161,10 @@ def test_solve_text_colour_uses_the_colour_symbols(tmp_path):
 def test_solve_json_shape_for_a_unique_puzzle(tmp_path):
     r, (obj,) = solve_json(write(tmp_path, "plus.non", PLUS), "-b", "brute")
     assert r.exit_code == 0
-    assert set(obj) == {"puzzle", "backend", "status", "solutions", "seconds", "stats"}
+    assert set(obj) == {"file", "index", "puzzle", "backend", "decided_by", "status", "exhaustive", "count",
+                        "solutions", "seconds", "stats"}
+    assert obj["file"].endswith("plus.non") and obj["index"] == 1
+    assert (obj["decided_by"], obj["exhaustive"], obj["count"]) == ("brute", True, 1)
     assert obj["puzzle"] == {"title": "Plus", "width": 3, "height": 3, "colors": {"0": "#ffffff", "1": "#000000"}}
     assert obj["backend"] == "brute"
     assert obj["status"] == "unique"
@@ -358,7 +363,11 @@ def test_output_never_overwrites_the_input(tmp_path, fmt):
     (["-b", "brute", "--format", "bmp"], "bmp"),
     (["-b", "brute", "--all", "-n", "3"], "--all"),
     (["-b", "brute", "-n", "0"], "--max-solutions"),
-    (["-b", "brute", "--timeout", "0"], "--timeout"),
+    (["-b", "brute", "--timeout", "-1"], "--timeout"),
+    (["-b", "brute", "--timeout", "soon"], "--timeout"),
+    (["-b", "brute", "--color", "sometimes"], "--color"),
+    (["-b", "brute", "--cell-size", "0"], "--cell-size"),
+    (["-b", "brute", "--bogus"], "--bogus"),
     (["-b", "brute", "--workers", "0"], "--workers"),
     (["-b", "brute", "--from", "nosuchformat"], "nosuchformat"),
 ])
@@ -504,7 +513,7 @@ def test_backends_lists_every_registered_engine(tmp_path):
 def test_backends_json():
     r = run("backends", "--format", "json")
     assert r.exit_code == 0
-    rows = {row["name"]: row for row in json.loads(r.stdout)}
+    rows = {row["name"]: row for row in map(json.loads, r.stdout.splitlines())}
     assert rows["brute"] == {"name": "brute", "available": True, "version": "test-1", "note": ""}
     assert rows["ghost"]["available"] is False and "ghost" in rows["ghost"]["note"]
 

@@ -1,5 +1,6 @@
 """The `nonocp` command line: the typer app (app.py), its subcommands (commands/), the options they share
-and the error reporting every command uses (common.py). The only layer that prints."""
+(options.py), how inputs are found (inputs.py) and the error reporting every command uses (common.py).
+The only layer that prints."""
 
 
 def main() -> None:

@@ -59,16 +59,21 @@ def load_puzzles(path: str, fmt: str | None = None):
     Puzzles whose colour totals differ are kept: they are well-formed and their answer is `none`
     (Puzzle.count_mismatch; solve() answers without an engine).
     """
-    from nonocp.core.errors import InvalidPuzzleError
     from nonocp.formats import load
 
-    puzzles = load(path, fmt)
+    return validated(load(path, fmt), path)
+
+
+def validated(puzzles, where: str):
+    """`puzzles` after validate(); InvalidPuzzleError naming `where` (and the puzzle of a bundle) otherwise."""
+    from nonocp.core.errors import InvalidPuzzleError
+
     for i, p in enumerate(puzzles, 1):
         try:
             p.validate()
         except InvalidPuzzleError as e:
-            where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
-            raise InvalidPuzzleError(f"{where}: {e}") from None
+            at = f"{where} (puzzle {i})" if len(puzzles) > 1 else where
+            raise InvalidPuzzleError(f"{at}: {e}") from None
     return puzzles
 
 

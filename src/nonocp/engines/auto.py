@@ -30,18 +30,23 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import os
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
 from nonocp.engines.contract import SolveOptions
-from nonocp.engines.forked import fork_available, race_in_children
-from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
+
+if TYPE_CHECKING:
+    from nonocp.engines.sat import SatBackend
+
+# The sat engine (and pysat) is imported only when native propagation leaves cells open: most puzzles
+# people solve are decided by line logic alone, and `nonocp solve` should not pay for importing SAT then.
 
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
 # timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
@@ -58,15 +63,38 @@ RACE_PARTNER = "kissat404"
 RACE_DELAY = 15.0
 
 
+class _Options:
+    """auto's OPTIONS: its own switches and the sat engine's options (passed on to the SAT stage), read
+    from the sat engine when first asked for."""
+
+    def __get__(self, obj: object, owner: type) -> dict[str, Any]:
+        from nonocp.engines.sat import SatBackend
+
+        return {"probe": bool, "race": bool, **SatBackend.OPTIONS}
+
+
 class AutoBackend:
     name = "auto"
-    # its own probing switch, and the sat engine's options (passed on to the SAT stage)
-    OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
+    OPTIONS = _Options()
 
-    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
-        self.sat = SatBackend(variant)
+    def __init__(self, variant: str | None = None) -> None:
+        self.variant = variant
+        self._sat: Any = None
+        if variant is not None:
+            self.sat  # noqa: B018 - a named SAT solver is checked now: an unknown one is a usage error up front
+
+    @property
+    def sat(self) -> Any:
+        """The SatBackend of the SAT stage (imported on first use)."""
+        if self._sat is None:
+            from nonocp.engines.sat import DEFAULT_SOLVER, SatBackend
+
+            self._sat = SatBackend(self.variant or DEFAULT_SOLVER)
+        return self._sat
 
     def available(self) -> bool:
+        if self._sat is None:  # the sat engine's own test, without importing it
+            return importlib.util.find_spec("pysat") is not None
         return self.sat.available()
 
     def version(self) -> str:
@@ -79,12 +107,15 @@ class AutoBackend:
         deadline = options.deadline(start)
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
         probe = options.extra.get("probe", DEFAULT_PROBE)
+        logic = "native line logic and probing" if probe else "native line logic"
         try:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
                                                                      probe=probe)
         except Timeout:
-            return self._result(status_of(0, False, limit, True), (), False, start, {"phase": "native"})
+            stats = {"phase": "native", "decided_by": f"{logic} (time limit)"}
+            return self._result(status_of(0, False, limit, True), (), False, start, stats)
         stats = {f"native_{k}": v for k, v in native_stats.items()}
+        stats["decided_by"] = logic
         if contradiction:
             stats["phase"] = "native"
             return self._result(status_of(0, True, limit), (), True, start, stats)
@@ -106,6 +137,7 @@ class AutoBackend:
         partner = self._race_partner(options)
         if partner is None:
             result = self.sat.solve(puzzle, sat_options)
+            stats["decided_by"] = f"native + {self.sat.solver_name}"
         else:
             # The first member runs exactly as without the race (the same options, so the same search path);
             # the partner's time limit starts when it does. The race kills both at the deadline anyway (the
@@ -116,6 +148,10 @@ class AutoBackend:
                        _Member(partner, dataclasses.replace(options, time_limit=late), RACE_DELAY)]
             result = _race(puzzle, members, limit, deadline, options.progress)
             stats["race"] = [f"{self.sat.solver_name} after native", f"{partner.solver_name} on the whole puzzle"]
+            winner = result.stats.get("race_winner")
+            stats["decided_by"] = (f"{partner.solver_name} on the whole puzzle" if winner == partner.solver_name
+                                   else f"native + {self.sat.solver_name}" if winner is not None
+                                   else f"native + {self.sat.solver_name} / {partner.solver_name} race")
         stats.update(result.stats)
         stats["phase"] = "sat"
         return dataclasses.replace(
@@ -127,11 +163,16 @@ class AutoBackend:
         wanted = options.extra.get("race")
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
-        if not wanted or not fork_available() or options.extra.get("proof_dir"):
+        if not wanted or options.extra.get("proof_dir"):
             return None
         if options.time_limit is not None and options.time_limit <= RACE_DELAY:
             return None  # the partner would never start
         if self.sat.solver_name == RACE_PARTNER:
+            return None
+        from nonocp.engines.forked import fork_available
+        from nonocp.engines.sat import SatBackend
+
+        if not fork_available():
             return None
         try:
             return SatBackend(RACE_PARTNER)
@@ -139,11 +180,13 @@ class AutoBackend:
             return None
 
     def _result(self, status, solutions, exhausted, start, stats) -> SolveResult:
+        """A result decided by the native stage: no SAT solver took part, so the name is plain `auto`
+        (or `auto:VARIANT` when one was asked for)."""
         return SolveResult(
             status=status,
             solutions=tuple(solutions),
             exhausted=exhausted,
-            backend=f"{self.name}:{self.sat.solver_name}",
+            backend=self.name if self.variant is None else f"{self.name}:{self.sat.solver_name}",
             seconds=time.monotonic() - start,
             stats=stats,
         )
@@ -177,6 +220,9 @@ def _race(
     `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
     At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
     timeout with the solutions found by then."""
+    from nonocp.engines.forked import race_in_children
+    from nonocp.engines.sat import HARD_STOP_GRACE
+
     start = time.monotonic()
     kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
     found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first

@@ -1,4 +1,5 @@
-"""`nonocp backends`: every engine in the registry, whether it works here, and its version."""
+"""`nonocp backends`: every engine in the registry, whether it works here, and its version.
+`--format json`: one object per engine per line (schema `backends`)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,16 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import choose, stdout_is_terminal, terminal_console
+from nonocp.cli.options import ColorOpt, console, format_option, wants_color
 
 
 def engine_rows() -> list[dict[str, object]]:
     """One row per registered engine: name, available, version, note (why it is unavailable)."""
-    from nonocp.engines import BACKENDS, get_backend
+    from nonocp.cli.options import engine_names
+    from nonocp.engines import get_backend
 
     rows: list[dict[str, object]] = []
-    for name in BACKENDS:
+    for name in engine_names():
         try:
             backend = get_backend(name)
             rows.append({"name": name, "available": True, "version": str(backend.version()), "note": ""})
@@ -26,21 +28,24 @@ def engine_rows() -> list[dict[str, object]]:
 
 
 def backends_command(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, format_option(("text", "json"))] = "text",
+    color: ColorOpt = "auto",
 ) -> None:
     """List the engines: name, available here, version."""
-    fmt = choose(fmt, ("text", "json"), "--format")
     rows = engine_rows()
     if fmt == "json":
-        typer.echo(json.dumps(rows))
+        for row in rows:
+            typer.echo(json.dumps(row))
         return
-    if stdout_is_terminal():
+    if wants_color(color):
+        from rich.markup import escape
         from rich.table import Table
 
         table = Table("name", "available", "version", "note")
         for r in rows:
-            table.add_row(str(r["name"]), "yes" if r["available"] else "[red]no[/]", str(r["version"]), str(r["note"]))
-        terminal_console().print(table)
+            table.add_row(escape(str(r["name"])), "yes" if r["available"] else "[red]no[/]",
+                          escape(str(r["version"])), escape(str(r["note"])))
+        console(color).print(table)
         return
     cells = [("name", "available", "version", "note")]
     cells += [(str(r["name"]), "yes" if r["available"] else "no", str(r["version"]), str(r["note"])) for r in rows]

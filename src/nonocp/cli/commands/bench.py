@@ -18,6 +18,16 @@ from typing import Annotated, Any
 import typer
 
 from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, fail, guarded
+from nonocp.cli.options import (
+    ColorOpt,
+    FromOpt,
+    backends_option,
+    console,
+    format_option,
+    max_solutions_option,
+    timeout_option,
+)
+from nonocp.engines import DEFAULT_BACKEND
 
 # With several engines and at most this many puzzles, the per-puzzle comparison is printed as a table
 # (it is always in the JSON report and, as the `ratio` column, in the CSV).
@@ -25,13 +35,11 @@ PER_PUZZLE_TABLE_LIMIT = 40
 
 
 def _engine_names(specs: list[str] | None) -> tuple[str, ...]:
+    from nonocp.cli.options import split_engines
     from nonocp.core.errors import BackendUnavailable
     from nonocp.engines import DEFAULT_BACKEND, get_backend
 
-    given = [n.strip() for spec in (specs or [DEFAULT_BACKEND]) for n in spec.split(",")]
-    names = tuple(dict.fromkeys(n for n in given if n))
-    if not names:
-        fail("--backend: give at least one engine name", EXIT_BAD_INPUT)
+    names = split_engines(specs, (DEFAULT_BACKEND,))
     for n in names:
         try:
             get_backend(n)  # unknown or not installed: say so now, not once per puzzle
@@ -196,27 +204,29 @@ HELP = (
 def register(app: typer.Typer) -> None:
     @app.command("bench", help=HELP)
     def bench(
-        paths: Annotated[list[str], typer.Argument(help="puzzle files, bundles or folders (walked recursively)")],
-        backend: Annotated[
-            list[str] | None,
-            typer.Option("--backend", "-b", help="engines to run, comma-separated or repeated (default: native)"),
+        paths: Annotated[
+            list[str], typer.Argument(metavar="PATH...", help="Puzzle files, bundles or folders (walked recursively).")
+        ],
+        backend: Annotated[list[str] | None, backends_option(DEFAULT_BACKEND)] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Worker processes.")] = 1,
+        timeout: Annotated[float | None, timeout_option(60.0)] = 60.0,
+        max_solutions: Annotated[int, max_solutions_option()] = 2,
+        csv_path: Annotated[
+            str | None, typer.Option("--csv", metavar="FILE", help="Write one row per puzzle and engine.")
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,
-        timeout: Annotated[
-            float, typer.Option("--timeout", "-t", min=0, help="seconds per puzzle and engine; 0 = no limit")
-        ] = 60.0,
-        max_solutions: Annotated[
-            int, typer.Option("--max-solutions", "-n", min=1, help="solutions to look for (2 tells unique)")
-        ] = 2,
-        csv_path: Annotated[str | None, typer.Option("--csv", help="write one row per puzzle and engine")] = None,
-        json_path: Annotated[str | None, typer.Option("--json", help="write rows, summary and comparisons")] = None,
-        fmt: Annotated[
-            str | None, typer.Option("--from", help="input format (default: by extension, then content)")
+        json_path: Annotated[
+            str | None, typer.Option("--json", metavar="FILE", help="Write rows, summary and comparisons.")
         ] = None,
+        fmt: FromOpt = None,
         limit: Annotated[
-            int | None, typer.Option("--limit", min=1, help="only the first N puzzles found (e.g. a slice of a set)")
+            int | None,
+            typer.Option("--limit", metavar="N", min=1, help="Only the first N puzzles found (e.g. a slice of a set)."),
         ] = None,
-        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show the progress bar")] = True,
+        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")] = True,
+        output_format: Annotated[
+            str, format_option(("text", "json"), "json: one object per run per line, in input order")
+        ] = "text",
+        color: ColorOpt = "auto",
     ) -> None:
         """Solve many puzzles with one or more engines (see HELP)."""
         from rich.console import Console
@@ -229,7 +239,7 @@ def register(app: typer.Typer) -> None:
                 entries = collect(paths, fmt, limit=limit)
             if not entries:
                 fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
-            options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
+            options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=max_solutions)
             stream = CsvStream(csv_path) if csv_path else None
 
             def on_record(record: Any) -> None:
@@ -245,8 +255,14 @@ def register(app: typer.Typer) -> None:
                 stream.finish(outcome.records)
             if json_path:
                 write_json(json_path, _json_document(outcome, summary, options, paths))
-        # Piped or redirected output gets wide tables rather than truncated columns.
-        _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
+        if output_format == "json":  # one object per run per line (schema `bench` in nonocp/cli/schemas.py)
+            import json
+
+            for record in outcome.records:
+                typer.echo(json.dumps(record.to_json(), default=str, ensure_ascii=False))
+        else:
+            # Piped or redirected output gets wide tables rather than truncated columns.
+            _print_report(console(color, width=None if sys.stdout.isatty() else 120), outcome, summary)
         if outcome.interrupted:
             done = sum(1 for r in outcome.records if r.engine)
             why = outcome.aborted or "interrupted"

@@ -1,36 +1,27 @@
-"""`nonocp explain PUZZLE`: the native engine's solving, step by step (see nonocp.analysis.explain).
+"""`nonocp explain PUZZLE...`: the native engine's solving, step by step (see nonocp.analysis.explain).
 
 Formats: `text` (each step in words, then the grid after it: undecided cells show their candidate
 colours, `?` in black and white; changed cells are followed by `*`), `json` (the steps as data, schema in
 nonocp.analysis.explain; one object per puzzle per line), `svg` (`--output DIR`: one picture per step, the empty grid
-as step 0, and index.html listing them). Exit code: 0 solved (or stopped by --max-steps), 1 no
-solution, 2 bad input, 3 time limit.
+as step 0, and index.html listing them). Files, folders and `-` (standard input) as in `solve`. Exit code:
+0 solved (or stopped by --max-steps), 1 no solution, 2 bad input, 3 time limit (the most serious of all
+puzzles, as in `solve`).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.analysis.explain import Explanation, explain, explanation_json
-from nonocp.cli.common import (
-    EXIT_NO_SOLUTION,
-    EXIT_SOLVED,
-    EXIT_TIMEOUT,
-    choose,
-    fail,
-    guarded,
-    load_puzzles,
-    same_file,
-    write_output,
-)
-from nonocp.core.puzzle import Puzzle
+from nonocp.cli.common import EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, write_output
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
+from nonocp.cli.options import CellSizeOpt, FromOpt, PuzzlesArg, TimeoutOpt, format_option
 
-FORMATS = ("text", "json", "svg")
-
+if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `nonocp --help`
+    from nonocp.analysis.explain import Explanation
 
 def headline(ex: Explanation) -> str:
     p = ex.puzzle
@@ -67,7 +58,7 @@ def text_report(ex: Explanation, grids: bool = True) -> str:
     return "".join(out)
 
 
-def write_svg(ex: Explanation, folder: str) -> list[str]:
+def write_svg(ex: Explanation, folder: str, cell: int = 20) -> list[str]:
     """One SVG per step (step-0000.svg is the empty grid) and index.html; returns the files written."""
     from nonocp.render.partial import index_html, render_partial_svg
 
@@ -79,7 +70,7 @@ def write_svg(ex: Explanation, folder: str) -> list[str]:
     entries: list[tuple[str, str]] = []
 
     def put(name: str, caption: str, changed) -> None:
-        svg = render_partial_svg(p, masks, changed, caption=_wrap(caption))
+        svg = render_partial_svg(p, masks, changed, caption=_wrap(caption), cell=cell)
         write_output(os.path.join(folder, name), svg)
         written.append(name)
         entries.append((name, caption))
@@ -117,64 +108,70 @@ def exit_code(outcomes: list[str]) -> int:
     return EXIT_SOLVED
 
 
-PuzzleArg = Annotated[str, typer.Argument(help="Puzzle file (.non, .nonpack, webpbn XML, ...).", show_default=False)]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text, json or svg.")]
+FORMATS = ("text", "json", "svg")
+FormatOpt = Annotated[str, format_option(FORMATS, "svg: one picture per step into the --output folder")]
 OutputOpt = Annotated[
-    str | None, typer.Option("--output", "-o", help="File (text, json) or folder (svg: one picture per step).")
+    str | None,
+    typer.Option("--output", "-o", metavar="PATH", help="File (text, json) or folder (svg: one picture per step)."),
 ]
-MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", help="Stop after N steps.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
+MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", metavar="N", min=0, help="Stop after N steps.")]
 NoGridOpt = Annotated[bool, typer.Option("--no-grid", help="Text: the steps in words only, no grid after each.")]
-FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
 
 
 def explain_command(
-    puzzle: PuzzleArg,
+    puzzles: PuzzlesArg,
     fmt: FormatOpt = "text",
     output: OutputOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
     no_grid: NoGridOpt = False,
     from_fmt: FromOpt = None,
+    cell_size: CellSizeOpt = 20,
 ) -> None:
-    """Explain how the native engine solves PUZZLE, step by step; exit 0 solved, 1 no solution, 3 time limit."""
-    fmt = choose(fmt, FORMATS, "--format")
-    if max_steps is not None and max_steps < 0:
-        fail(f"--max-steps: {max_steps} must be 0 or more")
-    if timeout is not None and timeout <= 0:
-        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
+    """Explain how the native engine solves each puzzle, step by step; exit 0 solved, 1 no solution, 3 time limit."""
+    from nonocp.analysis.explain import explain, explanation_json
+
     if fmt == "svg" and output is None:
         fail("--format svg writes one picture per step: give --output DIR")
-    outcomes: list[str] = []
+    codes: list[int] = []
     with guarded():
-        puzzles: list[Puzzle] = load_puzzles(puzzle, from_fmt)
-        if output is not None and same_file(output, puzzle):
-            fail(f"{output}: refusing to overwrite the input file; choose another output")
+        paths = expand(puzzles)
+        refuse_overwriting(output, paths)
         if fmt == "svg" and os.path.exists(output) and not os.path.isdir(output):
             fail(f"{output}: is a file; --format svg needs a folder")
         collected: list[str] = []
-        for i, p in enumerate(puzzles, 1):
-            ex = explain(p, max_steps=max_steps, time_limit=timeout)
-            outcomes.append(ex.outcome)
-            if fmt == "svg":
-                assert output is not None
-                folder = output if len(puzzles) == 1 else os.path.join(output, f"puzzle-{i}")
-                written = write_svg(ex, folder)
-                typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
+        several = len(paths) > 1
+        count = 0
+        for item in read_inputs(paths, from_fmt):
+            if item.error is not None:
+                codes.append(report_error(item))
                 continue
-            if fmt == "json":
-                text = json.dumps(explanation_json(ex), ensure_ascii=False) + "\n"
-            else:
-                text = text_report(ex, grids=not no_grid)
-                if len(puzzles) > 1:
-                    text = f"puzzle {i} of {len(puzzles)}: " + text + "\n"
-            if output is None:
-                typer.echo(text, nl=False)
-            else:
-                collected.append(text)
-        if output is not None and fmt != "svg":
-            write_output(output, "".join(collected), inputs=[puzzle])
-    raise typer.Exit(exit_code(outcomes))
+            for i, p in enumerate(item.puzzles, 1):
+                count += 1
+                ex = explain(p, max_steps=max_steps, time_limit=timeout)
+                codes.append(exit_code([ex.outcome]))
+                where = label(item, i, several)
+                if fmt == "svg":
+                    assert output is not None
+                    alone = not several and len(item.puzzles) == 1
+                    folder = output if alone else os.path.join(output, f"puzzle-{count}")
+                    written = write_svg(ex, folder, cell_size)
+                    typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
+                    continue
+                if fmt == "json":
+                    doc = {"file": item.name, "index": i, **explanation_json(ex)}
+                    text = json.dumps(doc, ensure_ascii=False) + "\n"
+                else:
+                    text = text_report(ex, grids=not no_grid)
+                    if where:
+                        text = f"{where}: " + text + "\n"
+                if output is None:
+                    typer.echo(text, nl=False)
+                else:
+                    collected.append(text)
+        if output is not None and fmt != "svg" and collected:
+            write_output(output, "".join(collected), inputs=paths)
+    raise typer.Exit(most_serious(codes))
 
 
 def register(app: typer.Typer) -> None:

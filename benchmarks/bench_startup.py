@@ -1,0 +1,106 @@
+"""Whole-process start-up time of `nonocp` commands against the floors every Python/typer command pays.
+
+Runs each command N times (interleaved: one round runs every command once, so a burst of load from other
+work hits all of them alike) and prints a Markdown table of the median CPU seconds (user + system of the
+child, from wait4) and the median wall seconds, with the ratio to `python -c "import typer"`.
+
+    python benchmarks/bench_startup.py                  # 10 rounds, the default commands
+    python benchmarks/bench_startup.py --runs 20 --python .venv/bin/python
+    python benchmarks/bench_startup.py --extra "nonocp show puzzles/heart.non"
+
+Results and the machine they come from: benchmarks/results/startup.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLE = "puzzles/heart.non"  # 9x8, decided by line logic alone
+
+
+def default_commands(python: str, nonocp: str) -> list[tuple[str, list[str]]]:
+    """(label, argv): the floors first, then the commands whose start-up the issue sets targets for."""
+    return [
+        ("python -c pass", [python, "-c", "pass"]),
+        ('python -c "import typer"', [python, "-c", "import typer"]),
+        ('python -c "from ortools.sat.python import cp_model"', [python, "-c", "from ortools.sat.python import cp_model"]),
+        ("nonocp --help", [nonocp, "--help"]),
+        (f"nonocp solve {PUZZLE}", [nonocp, "solve", PUZZLE]),
+        (f"nonocp solve {PUZZLE} -b native", [nonocp, "solve", PUZZLE, "-b", "native"]),
+        (f"nonocp solve {PUZZLE} -b cpsat", [nonocp, "solve", PUZZLE, "-b", "cpsat"]),
+        (f"nonocp solve {PUZZLE} -b sat", [nonocp, "solve", PUZZLE, "-b", "sat"]),
+        (f"nonocp show {PUZZLE}", [nonocp, "show", PUZZLE]),
+        (f"nonocp solve {PUZZLE} -f json", [nonocp, "solve", PUZZLE, "-f", "json"]),
+    ]
+
+
+def run_once(argv: list[str]) -> tuple[float, float, int]:
+    """(CPU seconds of the child, wall seconds, exit code); output discarded."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime, wall, proc.returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=10, help="rounds (median over them); default 10")
+    ap.add_argument("--python", default=sys.executable, help="the interpreter nonocp is installed in")
+    ap.add_argument("--nonocp", default=None, help="the nonocp script (default: beside --python)")
+    ap.add_argument("--extra", action="append", default=[], help="another command line to time (repeatable)")
+    ap.add_argument("--only", default=None, help="comma-separated substrings: time only matching labels")
+    args = ap.parse_args(argv)
+
+    nonocp = args.nonocp or str(Path(args.python).with_name("nonocp"))
+    if not Path(nonocp).exists():
+        nonocp = shutil.which("nonocp") or nonocp
+    commands = default_commands(args.python, nonocp)
+    for line in args.extra:
+        words = shlex.split(line)
+        if words and words[0] == "nonocp":
+            words[0] = nonocp
+        commands.append((line, words))
+    if args.only:
+        keys = [k.strip() for k in args.only.split(",")]
+        commands = [c for c in commands if c[0].startswith("python") or any(k in c[0] for k in keys)]
+
+    cpu: dict[str, list[float]] = {label: [] for label, _ in commands}
+    wall: dict[str, list[float]] = {label: [] for label, _ in commands}
+    codes: dict[str, set[int]] = {label: set() for label, _ in commands}
+    for label, words in commands:  # one warm-up each: page cache and .pyc files
+        run_once(words)
+    for _ in range(args.runs):
+        for label, words in commands:
+            c, w, code = run_once(words)
+            cpu[label].append(c)
+            wall[label].append(w)
+            codes[label].add(code)
+
+    floor = statistics.median(cpu['python -c "import typer"'])
+    load = os.getloadavg()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average before/after "
+          f"{load[0]:.2f}; {args.runs} rounds, median; Python {sys.version.split()[0]}")
+    print()
+    print("| command | CPU s | wall s | CPU / import typer | exit |")
+    print("|---|---:|---:|---:|---:|")
+    for label, _ in commands:
+        c, w = statistics.median(cpu[label]), statistics.median(wall[label])
+        exits = ",".join(str(x) for x in sorted(codes[label]))
+        print(f"| `{label}` | {c:.3f} | {w:.3f} | {c / floor:.2f} | {exits} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
