@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import NoReturn, TypeVar
@@ -116,6 +115,8 @@ def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> No
             fail(f"{path}: refusing to overwrite the input file; choose another output")
     if os.path.isdir(path):
         fail(f"{path}: is a directory; give a file name")
+    import tempfile  # only the commands that write files need it
+
     directory = os.path.dirname(os.path.abspath(path))
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")

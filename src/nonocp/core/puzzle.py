@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -183,6 +182,8 @@ class Puzzle:
 
     def fingerprint(self) -> str:
         """A short stable hash of the clues and colour values (not names or metadata)."""
+        import hashlib  # here, not at the top: OpenSSL's start-up is a visible part of `nonocp solve`'s
+
         h = hashlib.sha256()
         h.update(f"{self.width}x{self.height};".encode())
         h.update(",".join(c.rgb for c in self.palette.colors).encode())

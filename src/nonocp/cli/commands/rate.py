@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, load_puzzles
+from nonocp.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_SOLVED,
+    EXIT_TIMEOUT,
+    fail,
+    guarded,
+    load_puzzles,
+    stdout_is_terminal,
+)
 from nonocp.cli.options import ColorOpt, FromOpt, PuzzlesArg, TimeoutOpt, console, format_option, wants_color
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
@@ -78,7 +86,7 @@ def rate_command(
         screen = None
         if fmt == "text" and many:
             # a pipe or file gets the whole table at once, not folded to 80 columns
-            screen = console(color, width=None if painted else 200)
+            screen = console(color, width=None if stdout_is_terminal() else 200)
         for name, i, p, error in entries:
             rating = rate(p, timeout) if p is not None else None
             rows.append((name, i, p, rating, error))
