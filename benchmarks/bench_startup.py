@@ -71,11 +71,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", default=None, metavar="SRC",
                     help="another checkout's src/ folder: its nonocp runs the same commands in the same rounds")
     ap.add_argument("--no-bytecode-cache", action="store_true",
-                    help="keep PYTHONDONTWRITEBYTECODE as it is (by default it is removed, so that the warm-up run "
-                    "writes .pyc files and the timed runs use them, as on a user's machine)")
+                    help="compile nonocp's modules from source on every run, as an editable install does with "
+                    "PYTHONDONTWRITEBYTECODE=1 (its __pycache__ folders are removed first; the libraries keep "
+                    "theirs). By default PYTHONDONTWRITEBYTECODE is removed, so that the warm-up run writes .pyc "
+                    "files and the timed runs use them, as on a user's machine")
     args = ap.parse_args(argv)
     env = dict(os.environ)
-    if not args.no_bytecode_cache:
+    if args.no_bytecode_cache:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        for tree in [ROOT / "src", *([Path(args.baseline)] if args.baseline else [])]:
+            for cache in tree.rglob("__pycache__"):
+                shutil.rmtree(cache, ignore_errors=True)
+    else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
 
     nonocp = args.nonocp or str(Path(args.python).with_name("nonocp"))

@@ -174,3 +174,13 @@ def test_cell_size_scales_the_pictures(tmp_path, fmt):
 
             with Image.open(out) as img:
                 assert img.size == (want.width, want.height)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h", "solve"], []])
+def test_the_group_help_of_a_real_process_lists_every_command(args):
+    """`nonocp solve` imports only the solve module; the group's own help must still list them all."""
+    p = subprocess.run([sys.executable, "-m", "nonocp.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == (2 if not args else 0)  # no arguments: the help, with click's usage code
+    listed = p.stdout.split("Commands:", 1)[1].split()
+    assert all(c in listed for c in COMMANDS)

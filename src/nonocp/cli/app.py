@@ -33,7 +33,7 @@ HELP = (
     "4 engines disagree, 130 interrupted."
 )
 COMMANDS_DIR = os.path.join(os.path.dirname(__file__), "commands")
-GLOBAL_FLAGS = ("-h", "--help", "--version")
+GLOBAL_FLAGS = ("-h", "--help", "--version")  # the group's own options (they take no value)
 
 
 class NonocpTyper(typer.Typer):
@@ -111,10 +111,11 @@ def _names(info: Any) -> str | None:
 
 
 def _command_word(argv: Sequence[str]) -> str | None:
-    """The subcommand in argv: the first word that is not one of the group's own flags."""
+    """The subcommand in argv: the first word that is not one of the group's own flags; None when the
+    group's own help (or version) comes first, which lists every command."""
     for word in argv:
         if word in GLOBAL_FLAGS:
-            continue
+            return None
         return None if word.startswith("-") else word
     return None
 

@@ -26,8 +26,8 @@ def engine_names() -> list[str]:
     """Every registered engine, in the registry's order."""
     from nonocp import engines
 
-    names = getattr(engines, "engine_names", None)
-    return list(names()) if callable(names) else list(engines.BACKENDS)
+    listed = getattr(engines, "names", None)
+    return list(listed()) if callable(listed) else list(engines.BACKENDS)
 
 
 def _engines_help() -> str:
