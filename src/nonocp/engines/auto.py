@@ -112,7 +112,7 @@ class AutoBackend:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
                                                                      probe=probe)
         except Timeout:
-            stats = {"phase": "native", "decided_by": f"{logic} (time limit)"}
+            stats = {"phase": "native", "decided_by": logic}  # the stage that was running
             return self._result(status_of(0, False, limit, True), (), False, start, stats)
         stats = {f"native_{k}": v for k, v in native_stats.items()}
         stats["decided_by"] = logic
