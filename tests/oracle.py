@@ -1,16 +1,25 @@
-"""Brute-force reference solver for tiny puzzles: the oracle every engine is checked against.
+"""The oracles every engine is checked against on tiny puzzles.
 
-Deliberately naive and independent of the engines: it enumerates every placement of each row clue,
-takes their product, and keeps the grids whose columns read back the column clues.
+- `brute_force(puzzle)`: every solution, by the brute-force engine's search (nonocp.engines.brute), which
+  shares no code with the engines it checks and is itself checked against the definition below
+  (tests/test_brute.py), without its size bound (the oracle is for tests; callers keep puzzles tiny).
+- `line_solutions` / `every_solution`: the definition itself, deliberately naive: every line of
+  `ncolors**length` whose runs equal the clue, and every product of those rows whose columns read back the
+  column clues. Only for a few dozen cells.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
+from nonocp.engines.brute import search
+
+
+def brute_force(puzzle: Puzzle, limit: int | None = None) -> list[Grid]:
+    """All solutions (up to `limit`), in the brute-force engine's order."""
+    return search(puzzle, limit).solutions
 
 
 def line_runs(cells) -> list[tuple[int, int]]:
@@ -31,19 +40,10 @@ def line_solutions(clue: Clue, length: int, ncolors: int) -> list[tuple[int, ...
     return [cells for cells in itertools.product(range(ncolors), repeat=length) if line_runs(cells) == want]
 
 
-def brute_force(puzzle: Puzzle, limit: int | None = None) -> list[Grid]:
-    """All solutions (up to `limit`). Only for puzzles of a few dozen cells."""
+def every_solution(puzzle: Puzzle) -> list[Grid]:
+    """All solutions by the definition: each row any line that reads back its clue, the columns checked last."""
     k = len(puzzle.palette)
     row_options = [line_solutions(c, puzzle.width, k) for c in puzzle.rows]
     col_want = [clue_pairs(c) for c in puzzle.cols]
-    out: list[Grid] = []
-    for rows in itertools.product(*row_options):
-        if all(line_runs([r[c] for r in rows]) == col_want[c] for c in range(puzzle.width)):
-            out.append(Grid(tuple(rows)))
-            if limit is not None and len(out) >= limit:
-                break
-    return out
-
-
-def iter_line_candidates(length: int, ncolors: int) -> Iterator[tuple[int, ...]]:
-    return itertools.product(range(ncolors), repeat=length)
+    return [Grid(tuple(rows)) for rows in itertools.product(*row_options)
+            if all(line_runs([r[c] for r in rows]) == col_want[c] for c in range(puzzle.width))]

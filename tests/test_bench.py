@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from nonocp.core.errors import BackendUnavailable  # noqa: E402
 from nonocp.core.puzzle import Puzzle  # noqa: E402
 from nonocp.core.result import SolveResult, status_of  # noqa: E402
-from nonocp.engines import BACKENDS, SolveOptions, get_backend  # noqa: E402
+from nonocp.engines import BACKENDS, INDEPENDENT, Backend, SolveOptions, get_backend  # noqa: E402
 from oracle import brute_force  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +36,7 @@ MODULE = "test_bench"  # how workers import this file (tests/ is on their sys.pa
 
 
 # ----------------------------------------------------------------------------------------- fake engines
-class OracleBackend:
+class OracleBackend(Backend):
     """Exact answers from the brute-force oracle (tiny puzzles only); its pid in the stats."""
 
     name = "oracle"
@@ -106,8 +106,9 @@ def fakes(monkeypatch):
 
 
 def real_engines() -> list[str]:
+    """The independent engines (the registry's) that are available here."""
     out = []
-    for name in ("native", "cpsat", "sat"):
+    for name in INDEPENDENT:
         try:
             get_backend(name)
         except BackendUnavailable:

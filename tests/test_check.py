@@ -1,14 +1,13 @@
 """`nonocp check` and nonocp.analysis.crosscheck: agreement, disagreement (fake lying engines), bad input.
 
 The fake engines are registered in the real registry (nonocp.engines.BACKENDS) for the duration of
-a test, so the command runs exactly as it does with real engines. They solve by brute force
-(tests/oracle.py), so the puzzles here are tiny.
+a test, so the command runs exactly as it does with real engines. They build on the brute-force engine
+(nonocp.engines.brute), so the puzzles here are tiny.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from typer.testing import CliRunner
@@ -20,35 +19,9 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
 from nonocp.engines import SolveOptions
+from nonocp.engines.brute import BruteBackend  # "brute", the correct one: the real brute-force engine
 from nonocp.formats import dumps
 from oracle import brute_force
-
-
-def _allowed(grid: Grid, fixed: dict) -> bool:
-    return all(mask >> grid.cells[r][c] & 1 for (r, c), mask in fixed.items())
-
-
-class BruteBackend:
-    """A correct engine for tiny puzzles: brute force, honouring max_solutions and fixed cells."""
-
-    name = "brute"
-
-    def available(self) -> bool:
-        return True
-
-    def version(self) -> str:
-        return "test"
-
-    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        start = time.perf_counter()
-        fixed = options.fixed or {}
-        every = [g for g in brute_force(puzzle) if _allowed(g, fixed)]
-        limit = options.max_solutions
-        found = every if limit is None else every[:limit]
-        # exhausted only when the search proved there is nothing beyond what it returns
-        exhausted = len(found) == len(every) and (limit is None or len(every) < limit)
-        status = status_of(len(found), exhausted, limit)
-        return SolveResult(status, tuple(found), exhausted, self.name, time.perf_counter() - start)
 
 
 class BruteTooBackend(BruteBackend):

@@ -152,8 +152,10 @@ def test_proof_says_where_it_wrote(tmp_path):
     written = re.findall(r"(\S+\.(?:cnf|drat))", line)
     assert len(written) == 2 and all(p.startswith(str(proofs)) for p in written)
     assert sorted(f.name for f in proofs.iterdir()) == sorted(p.rsplit("/", 1)[-1] for p in written)
-    r = run("solve", PUZZLES / "gen-none-10x10.non", "--proof", proofs)  # auto: line logic decides it
-    assert r.exit_code == 1 and "proof: none written" in r.stdout and "native line logic" in r.stdout
+    r = run("solve", PUZZLES / "gen-none-10x10.non", "-b", "native", "--proof", tmp_path / "none")
+    assert r.exit_code == 1 and "proof: none written" in r.stdout and "native, which writes no certificate" in r.stdout
+    r = run("solve", PUZZLES / "gen-none-10x10.non", "--proof", tmp_path / "auto")  # auto: its SAT step alone
+    assert r.exit_code == 1 and "alone, for the proof" in r.stdout and "proof: wrote" in r.stdout
 
 
 @pytest.mark.parametrize("fmt", ["svg", "png"])

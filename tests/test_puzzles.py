@@ -14,9 +14,7 @@ import math
 import pytest
 
 from conftest import PUZZLES, ROOT
-from engines import ENGINES
-from nonocp.core.errors import BackendUnavailable
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import SolveOptions
 from nonocp.formats import load
 from oracle import brute_force, line_solutions
 
@@ -77,19 +75,11 @@ def test_goal_present_exactly_when_unique(name, index, count, status):
         assert p.meta.goal is None
 
 
-def engine(name: str):
-    try:
-        return get_backend(name)
-    except BackendUnavailable as e:
-        pytest.skip(f"engine {name} not available: {e}")
-
-
-@pytest.mark.parametrize("engine_name", ENGINES)
 @pytest.mark.parametrize("name,index,count,status", EXPECTED, ids=IDS)
-def test_recorded_count_with_every_engine(engine_name, name, index, count, status):
+def test_recorded_count_with_every_engine(engine_name, engine, name, index, count, status):
     p = the_puzzle(name, index)
     # one more than recorded: finding exactly `count` and exhausting the search proves the count
-    result = engine(engine_name).solve(p, SolveOptions(max_solutions=count + 1))
+    result = engine.solve(p, SolveOptions(max_solutions=count + 1))
     assert len(result.solutions) == count, f"{engine_name} found {len(result.solutions)}, recorded {count}"
     assert result.exhausted and str(result.status) == status
     assert all(p.is_solution(g) for g in result.solutions)

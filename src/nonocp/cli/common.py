@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import NoReturn, TypeVar
+from typing import NoReturn
 
 import typer
 
@@ -19,8 +19,6 @@ EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
 EXIT_DISAGREE = 4
 EXIT_INTERRUPTED = 130
-
-T = TypeVar("T")
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -74,11 +72,6 @@ def validated(puzzles, where: str):
             at = f"{where} (puzzle {i})" if len(puzzles) > 1 else where
             raise InvalidPuzzleError(f"{at}: {e}") from None
     return puzzles
-
-
-def call_guarded(fn: Callable[[], T]) -> T:
-    with guarded():
-        return fn()
 
 
 # --- output ---------------------------------------------------------------------------------------

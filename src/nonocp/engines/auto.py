@@ -11,7 +11,8 @@ SAT for what it leaves open.
 
 Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
 more than solving it; SAT search finishes the hard ones that probing + DFS cannot. With `proof_dir` the
-DRAT proof certifies the SAT step only (relative to the cells native fixed).
+sat engine solves the whole puzzle without step 1: a DRAT proof must certify the puzzle itself, and it
+could not check what native deduced.
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
@@ -21,8 +22,8 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
    distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
    everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
    finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
-   (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
-   but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
+   (then CaDiCaL, guided by that solution, finds the second at once: sat.FOLLOW_UP_SOLVER) but is slower
+   on the ordinary puzzles (benchmarks/results/auto.md). The race is off with one core or `workers=1` (`nonocp bench`
    runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
    members would write the same files), and when the variant is the partner itself.
 """
@@ -34,68 +35,73 @@ import importlib.util
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines.contract import SolveOptions
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.forked import fork_available, race_in_children
+from nonocp.engines.native.backend import NativeBackend
+from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
 
-if TYPE_CHECKING:
-    from nonocp.engines.sat import SatBackend
-
-# The sat engine (and pysat) is imported only when native propagation leaves cells open: most puzzles
-# people solve are decided by line logic alone, and `nonocp solve` should not pay for importing SAT then.
+NativeStats = NativeBackend.stats
 
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
-# timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
+# timeouts in all (benchmarks/results/auto.md, "Probing before SAT"). `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 # The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
 # formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
-# (benchmarks/README.md, "auto engine").
+# (benchmarks/results/auto.md, "Kissat in the hybrid").
 RACE_PARTNER = "kissat404"
 # Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
 # (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
-# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/README.md,
-# "auto engine"). After this delay only puzzles that CaDiCaL has not answered in 15 s pay for the second
-# core; every survey puzzle that it decides at all, it decides within that.
+# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/results/auto.md,
+# "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
+# second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
 
 
-class _Options:
-    """auto's OPTIONS: its own switches and the sat engine's options (passed on to the SAT stage), read
-    from the sat engine when first asked for."""
-
-    def __get__(self, obj: object, owner: type) -> dict[str, Any]:
-        from nonocp.engines.sat import SatBackend
-
-        return {"probe": bool, "race": bool, **SatBackend.OPTIONS}
-
-
-class AutoBackend:
+class AutoBackend(Backend):
     name = "auto"
-    OPTIONS = _Options()
+    variants = SatBackend.variants  # the SAT solver of step 2
+    # its own switches, and the sat engine's options (passed on to the SAT stage)
+    options = Options(
+        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
+        Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
+    ) | SatBackend.options
+    # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
+    stats = Stats(
+        Stat("phase", str, "native (decided by line logic alone) or sat (after it, or alone for a proof)"),
+        Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
+        Stat("race", list, "the race's two members, in words"),
+        Stat("race_winner", (str, type(None)), "the member that answered (None: the deadline or both together)"),
+        Stat("race_found_by", list, "per solution, the member that found it (when no member answered alone)"),
+        Stat("decided_by", str, "the stage that reached the verdict: native line logic (and probing), native + "
+             "the SAT solver, or the race partner on the whole puzzle"),
+        include=(SatBackend.stats, NativeStats.prefixed("native_")),
+        always=("phase",),
+    )
 
-    def __init__(self, variant: str | None = None) -> None:
+    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
         self.variant = variant
-        self._sat: Any = None
-        if variant is not None:
-            self.sat  # noqa: B018 - a named SAT solver is checked now: an unknown one is a usage error up front
+        self._sat: SatBackend | None = None
+        if variant != DEFAULT_SOLVER:
+            self.sat  # noqa: B018 - a named solver is checked now: an unknown one is a usage error up front
 
     @property
-    def sat(self) -> Any:
-        """The SatBackend of the SAT stage (imported on first use)."""
+    def sat(self) -> SatBackend:
+        """The SAT stage's engine, made on first use: making it imports pysat (to check the solver's name),
+        which a puzzle that line logic decides never needs."""
         if self._sat is None:
-            from nonocp.engines.sat import DEFAULT_SOLVER, SatBackend
-
-            self._sat = SatBackend(self.variant or DEFAULT_SOLVER)
+            self._sat = SatBackend(self.variant)
         return self._sat
 
     def available(self) -> bool:
-        if self._sat is None:  # the sat engine's own test, without importing it
-            return importlib.util.find_spec("pysat") is not None
-        return self.sat.available()
+        # SatBackend.available's own test (pysat is installed), without making the SAT stage's engine
+        return importlib.util.find_spec("pysat") is not None if self._sat is None else self.sat.available()
 
     def version(self) -> str:
         return f"native line propagation, then {self.sat.version()}"
@@ -103,10 +109,16 @@ class AutoBackend:
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         from nonocp.engines.native import Timeout, propagate_and_probe
 
+        self.options.check(options.extra, self.name)  # its own and the sat engine's, before any work
+        if options.extra.get("proof_dir"):  # a certificate of the puzzle itself: SAT alone (module docstring)
+            alone = self.sat.solve(puzzle, options)
+            return dataclasses.replace(alone, backend=f"{self.name}:{self.sat.solver_name}",
+                                       stats={**alone.stats, "phase": "sat",
+                                              "decided_by": f"{self.sat.solver_name} alone, for the proof"})
         start = time.monotonic()
         deadline = options.deadline(start)
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
-        probe = options.extra.get("probe", DEFAULT_PROBE)
+        probe = self.options.get(options.extra, "probe", self.name)
         logic = "native line logic and probing" if probe else "native line logic"
         try:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
@@ -160,19 +172,14 @@ class AutoBackend:
 
     def _race_partner(self, options: SolveOptions) -> SatBackend | None:
         """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
-        wanted = options.extra.get("race")
+        wanted = self.options.get(options.extra, "race", self.name)
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
-        if not wanted or options.extra.get("proof_dir"):
+        if not wanted or not fork_available() or options.extra.get("proof_dir"):
             return None
         if options.time_limit is not None and options.time_limit <= RACE_DELAY:
             return None  # the partner would never start
         if self.sat.solver_name == RACE_PARTNER:
-            return None
-        from nonocp.engines.forked import fork_available
-        from nonocp.engines.sat import SatBackend
-
-        if not fork_available():
             return None
         try:
             return SatBackend(RACE_PARTNER)
@@ -180,13 +187,12 @@ class AutoBackend:
             return None
 
     def _result(self, status, solutions, exhausted, start, stats) -> SolveResult:
-        """A result decided by the native stage: no SAT solver took part, so the name is plain `auto`
-        (or `auto:VARIANT` when one was asked for)."""
+        solver = self.variant if self._sat is None else self._sat.solver_name  # the default is a canonical name
         return SolveResult(
             status=status,
             solutions=tuple(solutions),
             exhausted=exhausted,
-            backend=self.name if self.variant is None else f"{self.name}:{self.sat.solver_name}",
+            backend=f"{self.name}:{solver}",
             seconds=time.monotonic() - start,
             stats=stats,
         )
@@ -220,9 +226,6 @@ def _race(
     `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
     At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
     timeout with the solutions found by then."""
-    from nonocp.engines.forked import race_in_children
-    from nonocp.engines.sat import HARD_STOP_GRACE
-
     start = time.monotonic()
     kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
     found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first

@@ -12,18 +12,27 @@ from nonocp.cli.options import ColorOpt, console, format_option, wants_color
 
 
 def engine_rows() -> list[dict[str, object]]:
-    """One row per registered engine: name, available, version, note (why it is unavailable)."""
-    from nonocp.cli.options import engine_names
-    from nonocp.engines import get_backend
+    """One row per registered engine: name, available, version, note (why it is unavailable), role, summary,
+    and what its class declares (variants, options, capabilities) when it can be imported."""
+    from nonocp.engines import BACKENDS, backend_class, entry, get_backend
 
     rows: list[dict[str, object]] = []
-    for name in engine_names():
+    for name in BACKENDS:
+        known = entry(name)
+        row: dict[str, object] = {"name": name, "available": False, "version": "-", "note": "",
+                                  "role": known.role if known else "-", "summary": known.summary if known else ""}
         try:
             backend = get_backend(name)
-            rows.append({"name": name, "available": True, "version": str(backend.version()), "note": ""})
+            row.update(available=True, version=str(backend.version()))
         except Exception as e:  # noqa: BLE001 - a broken engine module must not break the listing
-            note = " ".join(str(e).split()) or type(e).__name__
-            rows.append({"name": name, "available": False, "version": "-", "note": note})
+            row["note"] = " ".join(str(e).split()) or type(e).__name__
+        try:
+            cls = backend_class(name)
+            row.update(variants=list(cls.variants), options=cls.options.describe(),
+                       capabilities=cls.capabilities.as_dict())
+        except Exception:  # noqa: BLE001 - not importable: the note says why
+            pass
+        rows.append(row)
     return rows
 
 
@@ -31,7 +40,8 @@ def backends_command(
     fmt: Annotated[str, format_option(("text", "json"))] = "text",
     color: ColorOpt = "auto",
 ) -> None:
-    """List the engines: name, available here, version."""
+    """List the engines: name, available here, version, role; with --format json also their variants,
+    options and capabilities."""
     rows = engine_rows()
     if fmt == "json":
         for row in rows:
@@ -41,18 +51,19 @@ def backends_command(
         from rich.markup import escape
         from rich.table import Table
 
-        table = Table("name", "available", "version", "note")
+        table = Table("name", "available", "version", "role", "note")
         for r in rows:
             table.add_row(escape(str(r["name"])), "yes" if r["available"] else "[red]no[/]",
-                          escape(str(r["version"])), escape(str(r["note"])))
+                          escape(str(r["version"])), escape(str(r["role"])), escape(str(r["note"] or r["summary"])))
         console(color).print(table)
         return
-    cells = [("name", "available", "version", "note")]
-    cells += [(str(r["name"]), "yes" if r["available"] else "no", str(r["version"]), str(r["note"])) for r in rows]
-    widths = [max(len(row[k]) for row in cells) for k in range(3)]
-    for name, available, version, note in cells:
-        columns = "  ".join(v.ljust(w) for v, w in zip((name, available, version), widths, strict=True))
-        typer.echo(f"{columns}  {note}".rstrip())
+    cells = [("name", "available", "version", "role", "note")]
+    cells += [(str(r["name"]), "yes" if r["available"] else "no", str(r["version"]), str(r["role"]),
+               str(r["note"] or r["summary"])) for r in rows]
+    widths = [max(len(row[k]) for row in cells) for k in range(4)]
+    for *columns, note in cells:
+        text = "  ".join(v.ljust(w) for v, w in zip(columns, widths, strict=True))
+        typer.echo(f"{text}  {note}".rstrip())
 
 
 def register(app: typer.Typer) -> None:

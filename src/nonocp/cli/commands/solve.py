@@ -248,8 +248,13 @@ def proof_note(result: SolveResult, proof_dir: str) -> str:
     if result.proof is not None:
         files = [f for f in (result.proof.cnf_path, result.proof.proof_path) if f]
         return f"proof: wrote {' and '.join(files)} ({result.proof.format.upper()} refutation of the CNF)"
-    return (f"proof: none written to {proof_dir}/ (certificates come from a SAT solver's UNSAT answer; "
-            f"this one was decided by {decided_by(result)})")
+    if result.status is Status.MULTIPLE and not result.exhausted:
+        why = "the search stopped at the solutions asked for: nothing was refuted"
+    elif result.status is Status.TIMEOUT:
+        why = "the time ran out before a refutation"
+    else:
+        why = f"decided by {decided_by(result)}, which writes no certificate"
+    return f"proof: none written to {proof_dir} ({why})"
 
 
 # The options only solve has (the shared ones are in nonocp/cli/options.py).
