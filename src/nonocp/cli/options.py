@@ -24,14 +24,9 @@ from nonocp.cli.parsing import HIDDEN_ALIASES
 
 def engine_names() -> list[str]:
     """Every registered engine, in the registry's order."""
-    from nonocp import engines
+    from nonocp.engines import names
 
-    listed = getattr(engines, "names", None)
-    return list(listed()) if callable(listed) else list(engines.BACKENDS)
-
-
-def _engines_help() -> str:
-    return ", ".join(engine_names())
+    return names()
 
 
 # --- inputs -----------------------------------------------------------------------------------------
@@ -61,10 +56,14 @@ FromOpt = Annotated[
 
 # --- engines ----------------------------------------------------------------------------------------
 
+def _engine_help() -> str:
+    from nonocp.engines import engine_help  # the registry's own sentence, naming the default
+
+    return engine_help()
+
+
 BackendOpt = Annotated[
-    str,
-    typer.Option("--backend", "-b", metavar="ENGINE",
-                 help=f"Engine: {_engines_help()}, or a variant such as sat:glucose4."),
+    str, typer.Option("--backend", "-b", metavar="ENGINE", show_default=False, help=_engine_help())
 ]
 
 
@@ -90,7 +89,7 @@ def backends_option(default: str) -> Any:
     """`--backend` for commands that run several engines: comma-separated or repeated."""
     return typer.Option(
         "--backend", "-b", "--backends", metavar="ENGINE,...", callback=_engines, show_default=False,
-        help=f"Engines to run, comma-separated or repeated: {_engines_help()}, or variants such as "
+        help=f"Engines to run, comma-separated or repeated: {', '.join(engine_names())}, or variants such as "
         f"sat:glucose4 (default: {default}).",
     )
 
