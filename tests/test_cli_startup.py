@@ -12,8 +12,9 @@ import pytest
 from conftest import PUZZLES
 
 HEAVY = ("pydantic", "rich", "ortools", "pysat", "PIL", "pandas", "numpy", "nonocp.analysis", "nonocp.batch",
-         "nonocp.engines.cpsat", "nonocp.formats.xml", "nonocp.formats.json_format", "nonocp.render.svg",
-         "nonocp.render.png", "nonocp.render.terminal", "hashlib", "statistics", "importlib.metadata")
+         "nonocp.engines.sat", "nonocp.engines.cpsat", "nonocp.encode", "nonocp.formats.xml",
+         "nonocp.formats.json_format", "nonocp.render.svg", "nonocp.render.png", "nonocp.render.terminal", "hashlib",
+         "statistics", "importlib.metadata")
 
 
 def modules_after(*args: str) -> set[str]:
@@ -53,12 +54,12 @@ def test_json_output_and_show_stay_light_too():
         assert [h for h in HEAVY if loaded(mods, h)] == [], args
 
 
-def test_auto_imports_pysat_only_when_native_leaves_cells_open():
+def test_auto_imports_sat_only_when_native_leaves_cells_open():
     mods = modules_after("solve", str(PUZZLES / "eyes.non"))  # two solutions: native cannot decide it
-    assert loaded(mods, "pysat") and not loaded(mods, "ortools")
+    assert loaded(mods, "nonocp.engines.sat") and loaded(mods, "pysat") and not loaded(mods, "ortools")
 
 
-@pytest.mark.parametrize("engine,absent", [("cpsat", ("pysat",)),
+@pytest.mark.parametrize("engine,absent", [("cpsat", ("pysat", "nonocp.engines.sat")),
                                            ("sat", ("ortools", "nonocp.engines.cpsat")),
                                            ("native", ("ortools", "pysat"))])
 def test_an_engine_imports_its_own_library_only(engine, absent):
