@@ -40,7 +40,6 @@ def test_readme_api_example_runs_and_prints_what_its_comments_say(monkeypatch):
                 if not m.group(1).startswith(("the ", "engine"))]
     for want in expected:
         assert want in printed, f"the README says {want!r}; printed {printed}"
-    assert any(line.startswith("Row") or line.startswith("Column") for line in printed)
 
 
 @pytest.mark.parametrize("module", ["nonocp", "nonocp.core.puzzle", "nonocp.cli.schemas"])

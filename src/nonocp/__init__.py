@@ -106,16 +106,16 @@ def solve(
 
 
 def explain(puzzle: Puzzle, *, max_steps: int | None = None, time_limit: float | None = None) -> Explanation:
-    """The native engine's solving of `puzzle`, step by step, in words (as `nonocp explain`).
+    """The native engine's solving of `puzzle`, step by step (as `nonocp explain`): each step has its `kind`
+    (line, probe, guess, backtrack, solution, ...), the `technique` a person would name and the cells it
+    changed; `nonocp.render.steps_text.step_text(step, puzzle)` says it in words.
 
     >>> from nonocp import Puzzle
     >>> ex = explain(Puzzle.from_clues(rows=[[2], [1]], cols=[[2], [1]]))
     >>> ex.outcome, str(ex.status)
     ('solved', 'unique')
-    >>> for step in ex.steps:
-    ...     print(step.n, step.text)  # doctest: +ELLIPSIS
-    1 Row 1 ...
-    ...
+    >>> [(step.kind, step.technique) for step in ex.steps][0]
+    ('line', 'overlap')
     """
     from nonocp.analysis.explain import explain as _explain
 

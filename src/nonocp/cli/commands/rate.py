@@ -1,5 +1,6 @@
 """`nonocp rate PUZZLE|FOLDER...`: how hard each puzzle is (LINE, PROBE, BRANCH, MULTIPLE, NONE; see
-nonocp.analysis.rate), with the counts behind the verdict.
+nonocp.analysis.rate), with the counts behind the verdict and the guesses each solution rests on
+(`--solutions N` walks to N solutions, 0 to every one; default 2, enough to tell unique from multiple).
 
 One puzzle: its one-line summary and counts. Several (a bundle, several files, folders walked
 recursively): a table, then how many got each verdict. `--format json`: one object per puzzle per line.
@@ -33,6 +34,11 @@ if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `no
 FORMATS = ("text", "json")
 PathsArg = PuzzlesArg
 FormatOpt = Annotated[str, format_option(FORMATS, "json: one object per puzzle per line")]
+SolutionsOpt = Annotated[
+    int,
+    typer.Option("--solutions", "-n", metavar="N", min=0,
+                 help="Walk to at most N solutions (0 = every one), each with its guesses."),
+]
 
 
 def _size(p: Puzzle) -> str:
@@ -71,9 +77,10 @@ def rate_command(
     timeout: TimeoutOpt = None,
     fmt: FormatOpt = "text",
     from_fmt: FromOpt = None,
+    solutions: SolutionsOpt = 2,
     color: ColorOpt = "auto",
 ) -> None:
-    """Rate each puzzle: LINE, PROBE, BRANCH, MULTIPLE or NONE, with steps, probes, guesses and depth."""
+    """Rate each puzzle: LINE, PROBE, BRANCH, MULTIPLE or NONE, with steps, probes, guesses per solution and depth."""
     from nonocp.analysis.rate import rate
 
     painted = wants_color(color)
@@ -88,7 +95,7 @@ def rate_command(
             # a pipe or file gets the whole table at once, not folded to 80 columns
             screen = console(color, width=None if stdout_is_terminal() else 200)
         for name, i, p, error in entries:
-            rating = rate(p, timeout) if p is not None else None
+            rating = rate(p, timeout, solutions or None) if p is not None else None
             rows.append((name, i, p, rating, error))
             if fmt == "json":
                 record = {"file": name, "index": i, "title": p.title if p else None, "error": error}
@@ -114,6 +121,9 @@ def single_report(p: Puzzle, r: Rating) -> str:
         f"probe trials {r.probe_trials}; guesses {r.guesses}; backtracks {r.backtracks}; depth {r.depth}; "
         f"{r.seconds:.3f} s",
     ]
+    if r.guesses_per_solution:
+        more = "" if r.exhaustive else " (stopped at --solutions; there may be more)"
+        lines.append(f"  guesses per solution: {', '.join(str(g) for g in r.guesses_per_solution)}{more}")
     return "\n".join(lines)
 
 
@@ -123,17 +133,19 @@ def table(rows, painted: bool = False):
     t = Table(show_lines=False, header_style="bold")
     for col, justify in (("file", "left"), ("#", "right"), ("title", "left"), ("size", "left"),
                          ("verdict", "left"), ("steps", "right"), ("probes", "right"), ("guesses", "right"),
-                         ("depth", "right"), ("seconds", "right")):
+                         ("per solution", "right"), ("depth", "right"), ("seconds", "right")):
         t.add_column(col, justify=justify, no_wrap=col in ("file", "verdict", "size"), overflow="fold")
     styles = {"LINE": "green", "PROBE": "cyan", "BRANCH": "yellow", "MULTIPLE": "magenta", "NONE": "red",
               "UNKNOWN": "dim"}
     for name, i, p, r, error in rows:
         short = name.rsplit("/", 1)[-1]
         if r is None or p is None:
-            t.add_row(short, str(i), error or "", "", "[red]ERROR[/red]", "", "", "", "", "")
+            t.add_row(short, str(i), error or "", "", "[red]ERROR[/red]", "", "", "", "", "", "")
             continue
         verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if painted else r.verdict
-        t.add_row(short, str(i), p.title, _size(p), verdict, str(r.steps), str(r.probes), str(r.guesses),
+        per = ",".join(str(g) for g in r.guesses_per_solution) + ("" if r.exhaustive or not r.guesses_per_solution
+                                                                   else "+")
+        t.add_row(short, str(i), p.title, _size(p), verdict, str(r.steps), str(r.probes), str(r.guesses), per,
                   str(r.depth), f"{r.seconds:.2f}")
     return t
 
