@@ -134,3 +134,12 @@ def test_convert_reads_stdin():
     p = nonocp("convert", "-", "-", "--from", "picture", "--to", "non", stdin=b"#.\n.#\n")
     assert p.returncode == 0, p.stderr
     assert "rows" in p.stdout.decode() and "goal" in p.stdout.decode()
+
+
+def test_show_pictures_of_several_puzzles_are_numbered(tmp_path):
+    p = nonocp("show", PUZZLES / "gen-bundle.nonpack", "-f", "svg")
+    assert p.returncode == 2 and "--output" in p.stderr.decode()
+    p = nonocp("show", PUZZLES / "gen-bundle.nonpack", PUZZLES / "heart.non", "-f", "svg", "-o", tmp_path / "p.svg")
+    assert p.returncode == 0, p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == [f"p-{i}.svg" for i in range(1, 6)]
+    assert "Heart" in (tmp_path / "p-5.svg").read_text()

@@ -127,6 +127,12 @@ def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> No
         raise
 
 
+def numbered(path: str, index: int) -> str:
+    """`out.svg` -> `out-3.svg`: one picture file per puzzle when there are several."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{index}{ext}"
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

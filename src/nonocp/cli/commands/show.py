@@ -1,6 +1,7 @@
 """`nonocp show PUZZLE...`: what a puzzle file holds: title and credits, size, colours, the clues around
 the grid, and the goal painted in when the file has one. `--format svg|png` draws the same picture
-(a blank grid to print and solve by hand, or the goal); `--format json` gives the same facts as data, one
+(a blank grid to print and solve by hand, or the goal; with several puzzles, `--output pic.svg` writes
+pic-1.svg, pic-2.svg, ...); `--format json` gives the same facts as data, one
 object per puzzle per line (schema `show` in nonocp/cli/schemas.py). Exit 0, or 2 when some input could
 not be read (the others are still shown)."""
 
@@ -11,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import fail, guarded, stdout_is_terminal, write_output
+from nonocp.cli.common import fail, guarded, numbered, stdout_is_terminal, write_output
 from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
 from nonocp.cli.options import (
     CellSizeOpt,
@@ -100,29 +101,34 @@ def show_command(
     with guarded():
         paths = expand(puzzles)
         refuse_overwriting(output, paths)
-        if fmt in PICTURES:
-            if output is None and fmt == "png" and stdout_is_terminal():
+        if fmt in PICTURES and output is None:
+            if fmt == "png" and stdout_is_terminal():
                 fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
             if len(paths) > 1:
-                fail(f"{len(paths)} files: {fmt} shows one puzzle (give one file)")
+                fail(f"{len(paths)} files: {fmt} needs --output FILE (one picture per puzzle)")
         painted = fmt == "text" and output is None and wants_color(color)
         screen = console(color) if painted else None
         several = len(paths) > 1
         parts: list[str] = []
         first = True
+        pictures = 0
         for item in read_inputs(paths, from_fmt):
             if item.error is not None:
                 codes.append(report_error(item))
                 continue
             if fmt in PICTURES:
-                if len(item.puzzles) > 1:
-                    fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} shows one (split the file first)")
-                p = item.puzzles[0]
-                data = (render_svg if fmt == "svg" else render_png)(p, p.meta.goal if goal else None, cell=cell_size)
-                if output is None:
-                    typer.echo(data, nl=False)
-                else:
-                    write_output(output, data, inputs=paths)
+                if output is None and len(item.puzzles) > 1:
+                    fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one picture "
+                         "per puzzle)")
+                for p in item.puzzles:
+                    data = (render_svg if fmt == "svg" else render_png)(p, p.meta.goal if goal else None,
+                                                                        cell=cell_size)
+                    pictures += 1
+                    if output is None:
+                        typer.echo(data, nl=False)
+                    else:  # one file per puzzle when there are several, as `solve` does: out-1.svg, out-2.svg
+                        numbered_files = several or len(item.puzzles) > 1
+                        write_output(numbered(output, pictures) if numbered_files else output, data, inputs=paths)
                 continue
             for i, p in enumerate(item.puzzles, 1):
                 if fmt == "json":

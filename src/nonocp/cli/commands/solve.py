@@ -28,6 +28,7 @@ from nonocp.cli.common import (
     EXIT_TIMEOUT,
     fail,
     guarded,
+    numbered,
     stdout_is_terminal,
     write_output,
 )
@@ -235,12 +236,6 @@ def backbone_summary(bb: Backbone) -> str:
     if bb.queries:  # 0 when the solve's own exhaustive search already listed every solution
         line += f" [{bb.queries} queries, {bb.seconds:.3f} s]"
     return line
-
-
-def numbered(path: str, index: int) -> str:
-    """`out.svg` -> `out-3.svg`: one picture file per puzzle of a bundle."""
-    stem, ext = os.path.splitext(path)
-    return f"{stem}-{index}{ext}"
 
 
 def proof_note(result: SolveResult, proof_dir: str) -> str:
