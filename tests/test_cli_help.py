@@ -102,8 +102,14 @@ def test_shared_options_are_declared_the_same_everywhere(option):
         assert len(helps) == 1  # the same rule; only the default differs (bench: 60)
 
 
+# Commands that print no report (a server): nothing for -f json to format.
+NO_REPORT = {"serve"}
+
+
 def test_format_is_f_and_json_is_offered_everywhere():
     for name, command in typer.main.get_command(app).commands.items():
+        if name in NO_REPORT:
+            continue
         fmt = [p for p in command.params if "--format" in p.opts]
         assert fmt and "-f" in fmt[0].opts, f"{name}: -f/--format"
         assert "json" in fmt[0].help, f"{name}: -f json"
@@ -186,3 +192,16 @@ def test_the_group_help_of_a_real_process_lists_every_command(args):
     assert p.returncode == (2 if not args else 0)  # no arguments: the help, with click's usage code
     listed = p.stdout.split("Commands:", 1)[1].split()
     assert all(c in listed for c in COMMANDS)
+
+
+def test_readme_documents_every_input_format_and_the_picture_readers():
+    from nonocp.formats import readable_formats
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (row,) = [line for line in readme.splitlines() if line.startswith("| `--from FORMAT` |")]
+    assert [f for f in readable_formats() if f"`{f}`" not in row] == []
+    formats = readme.split("\n## Formats", 1)[1].split("\n## ", 1)[0]
+    assert "`picture`" in formats and "`pbm`" in formats
+    # the examples name shipped puzzles only
+    for name in re.findall(r"puzzles/([\w.-]+\.\w+)", readme):
+        assert (PUZZLES / name).exists(), name
