@@ -158,8 +158,22 @@ def _per_puzzle_table(records: Any, engines: tuple[str, ...]) -> Any:
     return t
 
 
-def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -> dict[str, Any]:
+def _json_head(engines: tuple[str, ...], options: Any, paths: list[str], cluster: str | None) -> dict[str, Any]:
+    """What the JSON report says about the run itself (also the head of the streamed document)."""
     import nonocp
+
+    return {
+        "nonocp": nonocp.__version__,
+        "paths": paths,
+        "engines": list(engines),
+        "options": {
+            "jobs": options.jobs, "timeout": options.timeout, "hard_limit": options.hard_limit,
+            "max_solutions": options.max_solutions, "engine_workers": options.engine_workers, "cluster": cluster,
+        },
+    }
+
+
+def _json_document(outcome: Any, summary: Any, head: dict[str, Any]) -> dict[str, Any]:
     from nonocp.batch.summary import by_puzzle
 
     comparisons = []
@@ -175,17 +189,12 @@ def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -
                 "agree": None if len(answered) < 2 else len(set(answered.values())) == 1,
             })
     return {
-        "nonocp": nonocp.__version__,
-        "paths": paths,
-        "engines": list(outcome.engines),
-        "options": {
-            "jobs": options.jobs, "timeout": options.timeout, "hard_limit": options.hard_limit,
-            "max_solutions": options.max_solutions, "engine_workers": options.engine_workers,
-        },
+        **head,
         "interrupted": outcome.interrupted,
         "aborted": outcome.aborted,
         "wall_seconds": outcome.wall_seconds,
         "planned_rows": outcome.planned,
+        "resumed_rows": outcome.resumed,
         "summary": summary.to_json(),
         "comparisons": comparisons,
         "runs": [r.to_json() for r in outcome.records],
@@ -196,8 +205,29 @@ HELP = (
     "Solve many puzzles with one or more engines: progress bar, summary per engine, CSV/JSON reports.\n\n"
     "Every puzzle runs in a worker process (also with --jobs 1), so that a puzzle overrunning --timeout is "
     "stopped hard: the engine gets the time limit, and its worker is killed at timeout + 1 s + 10 %. "
-    "Ctrl-C stops the batch and still writes every finished row. Exit 4 when engines disagree."
+    "Rows are written to the reports as they finish. Ctrl-C (or SIGTERM) stops the batch and keeps every "
+    "finished row; --resume REPORT then runs only what that report lacks. --cluster runs the solves on a "
+    "Dask cluster instead of local processes. Exit 4 when engines disagree, 2 when no puzzle could be read."
 )
+
+
+def _report_targets(
+    csv_path: str | None, json_path: str | None, resume: str | None
+) -> tuple[str | None, str | None]:
+    """Where the reports go: as given; with --resume and neither given, the resumed report itself."""
+    if resume and not csv_path and not json_path:
+        with open(resume, "rb") as fh:
+            is_json = fh.read(4096).lstrip().startswith(b"{")
+        return (None, resume) if is_json else (resume, None)
+    return csv_path, json_path
+
+
+def _runner_context(cluster: str | None) -> Any:
+    if cluster is None:
+        return nullcontext(None)
+    from nonocp.batch.cluster import Cluster
+
+    return Cluster.connect(cluster)
 
 
 def register(app: typer.Typer) -> None:
@@ -226,34 +256,84 @@ def register(app: typer.Typer) -> None:
             str, format_option(("text", "json"), "json: one object per run per line, in input order")
         ] = "text",
         color: ColorOpt = "auto",
+        cluster: Annotated[
+            str | None,
+            typer.Option(
+                "--cluster", metavar="ADDRESS",
+                help="Solve on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N worker "
+                "processes here (--jobs is then not used; needs the nonocp[cluster] extra).",
+            ),
+        ] = None,
+        resume: Annotated[
+            str | None,
+            typer.Option(
+                "--resume", metavar="REPORT",
+                help="Skip the runs already in REPORT (a CSV or JSON report of an earlier bench, matched by "
+                "puzzle fingerprint and engine); its rows are kept, and it receives the new ones unless "
+                "--csv/--json name other files.",
+            ),
+        ] = None,
     ) -> None:
         """Solve many puzzles with one or more engines (see HELP)."""
         from rich.console import Console
 
-        from nonocp.batch import BatchOptions, CsvStream, collect, planned_rows, run_batch, write_json
+        from nonocp.batch import BatchOptions, CsvReport, JsonReport, ReportError, collect, plan_batch, run_batch
+        from nonocp.batch.reports import read_report
+        from nonocp.batch.signals import stop_on_signals
 
-        with guarded():  # usage errors, unwritable report files, workers that cannot start: one line, exit 2
+        err = Console(stderr=True)
+        problems: list[str] = []  # report files that could not be finished (the stream before them is kept)
+        # usage errors, unwritable report files, workers that cannot start: one line, exit 2
+        with guarded(), stop_on_signals():
             engines = _engine_names(backend)
-            with Console(stderr=True).status("reading puzzles ...", spinner="dots") if progress else nullcontext():
+            if cluster is not None:
+                from nonocp.batch.cluster import parse_address, require_dask
+
+                parse_address(cluster)
+                require_dask()
+            previous = read_report(resume) if resume else []
+            with err.status("reading puzzles ...", spinner="dots") if progress else nullcontext():
                 entries = collect(paths, fmt, limit=limit)
             if not entries:
                 fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
             options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=max_solutions)
-            stream = CsvStream(csv_path) if csv_path else None
+            plan = plan_batch(entries, engines, options, previous)
+            csv_path, json_path = _report_targets(csv_path, json_path, resume)
+            head = _json_head(engines, options, paths, cluster)
 
             def on_record(record: Any) -> None:
                 bar.add(record)
-                if stream is not None:
-                    stream.add(record)
+                for report in (csv_report, json_report):
+                    if report is not None:
+                        report.add(record)
 
-            with _Progress(planned_rows(entries, engines), progress) as bar:
-                outcome = run_batch(entries, engines, options, on_record=on_record)
+            # The cluster first: a scheduler that cannot be reached must not cost the user an old report.
+            with _runner_context(cluster) as connected:
+                runner = None
+                if connected is not None:
+                    runner = connected.runner()
+                    link = connected.dashboard_link
+                    if link:
+                        print(f"nonocp: Dask dashboard: {link}", file=sys.stderr)
+                csv_report = CsvReport(csv_path, plan.previous) if csv_path else None
+                json_report = JsonReport(json_path, head, plan.previous) if json_path else None
+                if resume:
+                    print(f"nonocp: resuming {resume}: {len(plan.carried)} of {plan.planned} rows already "
+                          f"there, {len(plan.tasks)} runs to do", file=sys.stderr)
+                with _Progress(len(plan.tasks) + len(plan.input_errors), progress) as bar:
+                    outcome = run_batch(entries, engines, options, on_record=on_record, runner=runner, plan=plan)
             summary = outcome.summary()
             # Reports first: they are what an interrupted user wants kept.
-            if stream is not None:
-                stream.finish(outcome.records)
-            if json_path:
-                write_json(json_path, _json_document(outcome, summary, options, paths))
+            if csv_report is not None:
+                try:
+                    csv_report.finish(outcome.records)
+                except ReportError as e:
+                    problems.append(str(e))
+            if json_report is not None:
+                try:
+                    json_report.finish(_json_document(outcome, summary, head))
+                except ReportError as e:
+                    problems.append(str(e))
         if output_format == "json":  # one object per run per line (schema `bench` in nonocp/cli/schemas.py)
             import json
 
@@ -262,11 +342,19 @@ def register(app: typer.Typer) -> None:
         else:
             # Piped or redirected output gets wide tables rather than truncated columns.
             _print_report(console(color, width=None if sys.stdout.isatty() else 120), outcome, summary)
+        for problem in problems:
+            print(f"nonocp: {problem}", file=sys.stderr)
         if outcome.interrupted:
             done = sum(1 for r in outcome.records if r.engine)
             why = outcome.aborted or "interrupted"
             print(f"nonocp: {why}; {done} finished runs kept", file=sys.stderr)
             raise typer.Exit(EXIT_BAD_INPUT if outcome.aborted else EXIT_INTERRUPTED)
+        if problems:
+            raise typer.Exit(EXIT_BAD_INPUT)
+        if not any(e.ok for e in entries):
+            print(f"nonocp: no puzzle could be read ({len(entries)} unreadable files or invalid puzzles)",
+                  file=sys.stderr)
+            raise typer.Exit(EXIT_BAD_INPUT)
         if summary.disagreements:
             raise typer.Exit(EXIT_DISAGREE)
 

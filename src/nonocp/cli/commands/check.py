@@ -114,6 +114,34 @@ def _print_table(console, check) -> None:
         console.print(f"  [red]{escape(str(d))}[/]")
 
 
+def _check_on_cluster(address, labelled, engines, timeout, limit, finished) -> None:
+    """Every engine on every puzzle as separate tasks on a Dask cluster; `finished(CrossCheck)` is called
+    in input order, each puzzle as soon as it and every puzzle before it have all their runs."""
+    from nonocp.analysis.crosscheck import CrossCheck, compare
+    from nonocp.batch import BatchOptions
+    from nonocp.batch.cluster import Cluster
+    from nonocp.engines import SolveOptions
+
+    options = SolveOptions(max_solutions=limit, time_limit=timeout)
+    hard_limit = BatchOptions(timeout=timeout).hard_limit  # the same grace as `bench`
+    runs: list[dict[str, object]] = [{} for _ in labelled]
+    shown = 0
+
+    def on_run(i: int, run) -> None:
+        nonlocal shown
+        runs[i][run.engine] = run
+        while shown < len(labelled) and len(runs[shown]) == len(engines):
+            ordered = tuple(runs[shown][e] for e in engines)
+            finished(CrossCheck(labelled[shown][0], ordered, compare(ordered), limit))
+            shown += 1
+
+    with Cluster.connect(address) as connected:
+        link = connected.dashboard_link
+        if link:
+            print(f"nonocp: Dask dashboard: {link}", file=sys.stderr)
+        connected.check([p for _, p in labelled], engines, options, hard_limit, on_run)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("check")
     def check_command(
@@ -127,35 +155,62 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[str, format_option(FORMATS, "json: one object per puzzle per line")] = "text",
         input_format: FromOpt = None,
         color: ColorOpt = "auto",
+        cluster: Annotated[
+            str | None,
+            typer.Option(
+                "--cluster", metavar="ADDRESS",
+                help="Run the engines on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N "
+                "worker processes here; each run is then stopped hard past its time limit (needs the nonocp[cluster] "
+                "extra).",
+            ),
+        ] = None,
     ) -> None:
         """Run every engine on each puzzle, compare verdicts and solutions (exit 4: they disagree; 3: none decided)."""
         from nonocp.analysis.crosscheck import crosscheck
+        from nonocp.batch.signals import stop_on_signals
         from nonocp.cli.inputs import expand, read_inputs
 
         engines = _engine_names(backends)
         limit = None if all_solutions else max_solutions
-        with guarded():
+        with guarded(), stop_on_signals():
+            if cluster is not None:
+                from nonocp.batch.cluster import parse_address, require_dask
+
+                parse_address(cluster)
+                require_dask()
             # read everything first: a bad file is reported before any engine runs
             loaded = []
             for item in read_inputs(expand(puzzles), input_format):
                 if item.error is not None:
                     fail(item.error)
                 loaded.append((item.name, item.puzzles))
+            # (file, index in it, label, puzzle), in input order: the order results come back in
+            labelled = [
+                (path, i, _label(path, i, len(items), puzzle.title), puzzle)
+                for path, items in loaded
+                for i, puzzle in enumerate(items, 1)
+            ]
             checks = []
             screen = console(color) if fmt == "text" else None
-            for path, items in loaded:
-                for i, puzzle in enumerate(items, 1):
-                    label = _label(path, i, len(items), puzzle.title)
-                    result = crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit)
-                    if not any(r.ran for r in result.runs):
-                        reasons = "; ".join(r.message for r in result.runs)
-                        fail(f"no engine could run: {reasons}", EXIT_BAD_INPUT)
-                    checks.append(result)
-                    if screen is not None:
-                        _print_table(screen, result)
-                    else:  # one object per puzzle per line, as soon as it is checked (schema `check`)
-                        doc = {"file": path, "index": i, **_json_of(result)}
-                        print(json.dumps(doc, ensure_ascii=False), flush=True)
+
+            def finished(result) -> None:
+                if not any(r.ran for r in result.runs):
+                    reasons = "; ".join(r.message for r in result.runs)
+                    fail(f"no engine could run: {reasons}", EXIT_BAD_INPUT)
+                path, index, _, _ = labelled[len(checks)]
+                checks.append(result)
+                if screen is not None:
+                    _print_table(screen, result)
+                else:  # one object per puzzle per line, as soon as it is checked (schema `check`)
+                    doc = {"file": path, "index": index, **_json_of(result)}
+                    print(json.dumps(doc, ensure_ascii=False), flush=True)
+
+            if cluster is not None:
+                _check_on_cluster(cluster, [(label, p) for _, _, label, p in labelled], engines, timeout, limit,
+                                  finished)
+            else:
+                for _, _, label, puzzle in labelled:
+                    finished(crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit))
 
         bad = [c for c in checks if not c.agree]
         for c in bad:
