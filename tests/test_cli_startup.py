@@ -75,3 +75,28 @@ def test_help_imports_no_engine_analysis_or_rich():
                                             "rate")}
     assert [h for h in HEAVY if loaded(mods, h)] == []
     assert not loaded(mods, "nonocp.engines.native")
+
+
+def test_the_garbage_collector_is_off_for_start_up_only():
+    """`nonocp` turns the collector off while it imports and parses, and back on when the command works."""
+    code = (
+        "import gc, sys\n"
+        "from nonocp.cli import parsing\n"
+        "seen = []\n"
+        "work = parsing.start_work\n"
+        "def spy():\n"
+        "    seen.append(gc.isenabled())\n"
+        "    work()\n"
+        "    seen.append(gc.isenabled())\n"
+        "parsing.start_work = spy\n"
+        f"sys.argv = ['nonocp', 'solve', {str(PUZZLES / 'heart.non')!r}]\n"
+        "from nonocp.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('seen', seen, gc.isenabled())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         stdin=subprocess.DEVNULL).stdout
+    assert out.strip().splitlines()[-1] == "seen [False, True] True"

@@ -4,6 +4,12 @@ The only layer that prints."""
 
 
 def main() -> None:
+    import gc
+
+    # Start-up: importing typer and the command and parsing the arguments make many objects and no garbage
+    # worth a collection; the collector is turned back on (and what exists by then frozen) when the command
+    # starts its work (nonocp.cli.parsing.NonocpCommand.invoke).
+    gc.disable()
     from nonocp.cli.app import main as run
 
     run()

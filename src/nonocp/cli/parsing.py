@@ -240,6 +240,16 @@ def run_main(command: Any, main: Callable[..., Any], args: Any, kwargs: dict[str
     sys.exit(code if isinstance(code, int) else 0)
 
 
+def start_work() -> None:
+    """The garbage collector back on (`nonocp.cli.main` turns it off for start-up); everything made so far
+    (modules, the parsed command) is frozen, so later collections do not walk it again."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 class NonocpCommand(TyperCommand):
     """A typer command with plain coercion, plain help and one-line usage errors (see the module docstring)."""
 
@@ -260,6 +270,10 @@ class NonocpCommand(TyperCommand):
 
     def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
         return run_main(self, super().main, args, kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        start_work()
+        return super().invoke(ctx)
 
 
 class NonocpGroup(TyperGroup):
