@@ -215,7 +215,7 @@ def test_check_cross_validates_count_puzzles(tmp_path):
     path = write(tmp_path, "cat.counts", CAT_TEXT)
     r = run("check", path, "--format", "json")
     assert r.exit_code == 0, r.stderr
-    out = json.loads(r.stdout)
-    assert out["agree"] and out["puzzles"][0]["verdict"] == "unique"
-    assert {e["engine"] for e in out["puzzles"][0]["engines"]} == {"native", "cpsat", "sat"}
-    assert all(e["solutions_ok"] for e in out["puzzles"][0]["engines"])
+    out = json.loads(r.stdout.splitlines()[0])  # one JSON line per puzzle
+    assert out["agree"] and out["verdict"] == "unique"
+    assert {e["engine"] for e in out["engines"]} == {"native", "cpsat", "sat"}
+    assert all(e["solutions_ok"] for e in out["engines"])

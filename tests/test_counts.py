@@ -53,7 +53,12 @@ def test_validation_says_what_is_wrong():
         Puzzle(((C(2, True), C(0)), (C(0), C(2, True))), ((C(1), C(1)), (C(0), C(2, False))), pal,
                clue_kind=COUNTS).validate()
     with pytest.raises(InvalidPuzzleError, match="unknown clue kind"):
-        Puzzle((ok_row,), (ok_row,), pal, clue_kind="stripes").validate()
+        Puzzle(((), ()), ((), ()), pal, clue_kind="stripes").validate()
+    # plain data: a count as a number or a (count, all in a row) pair
+    p = Puzzle([[(2, True), 0], [1, 1]], [[1, 1], [1, 1]], pal, clue_kind=COUNTS)
+    assert p.rows[0] == (C(2, True), C(0)) and p.rows[1] == (C(1), C(1))
+    with pytest.raises(InvalidPuzzleError, match="row 1: 'x' is not a count"):
+        Puzzle([["x", 1]], [[1, 0]], pal, clue_kind=COUNTS)
 
 
 def test_count_clues_are_refused_where_run_clues_are_read():

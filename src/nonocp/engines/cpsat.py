@@ -29,7 +29,6 @@ late on a big model and a loaded machine (benchmarks/results/time-limits.md, "cp
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import time
@@ -351,6 +350,8 @@ class CpsatBackend(Backend):
         )
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         try:
             return f"ortools {importlib.metadata.version('ortools')}"
         except importlib.metadata.PackageNotFoundError:

@@ -27,7 +27,6 @@ pysat is imported only here.
 from __future__ import annotations
 
 import dataclasses
-import importlib.metadata
 import importlib.util
 import os
 import threading
@@ -141,6 +140,8 @@ class SatBackend(Backend):
         return importlib.util.find_spec("pysat") is not None
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         return f"python-sat {importlib.metadata.version('python-sat')} ({self.solver_name})"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:

@@ -23,9 +23,30 @@ from dataclasses import dataclass
 
 from nonocp.core.errors import NonocpError, ParseError
 from nonocp.core.puzzle import COUNTS, KIND_NAMES, RUNS, Puzzle
-from nonocp.formats import counts as count_forms
-from nonocp.formats import gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml
 from nonocp.formats._common import check_text, decode, read_bytes
+
+
+class _Deferred:
+    """Stands for a reader module in the registrations below: `non.read_non` is a function that imports
+    nonocp.formats.non when first called, so a command reading one .non file imports one reader."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    def __getattr__(self, function: str) -> Callable:
+        module = f"nonocp.formats.{self.module}"
+
+        def call(*args, **kwargs):
+            return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = function
+        return call
+
+
+_MODULES = ("gformat", "json_format", "letters", "nin", "non", "picture", "sgriddler", "simple_grid", "tournament",
+            "xml")
+gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml = map(_Deferred, _MODULES)
+count_forms = _Deferred("counts")  # count-and-contiguity clues' text form (formats/counts.py)
 
 Reader = Callable[[str, str], list[Puzzle]]
 Writer = Callable[[Puzzle], str]
@@ -112,6 +133,9 @@ register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=no
 register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
          bundle_writer=non.dumps_nonpack, sniff=non.sniff,
          description="Simpson .non (colour extension `color a #rrggbb`; Nonny's dialect)")
+
+
+del gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml, count_forms
 
 
 def lazy_writer(module: str, function: str) -> Writer:

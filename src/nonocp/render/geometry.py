@@ -17,6 +17,10 @@ from nonocp.render.clues import Marked, contrast_color
 INK = "#000000"
 PAPER = "#ffffff"
 THIN, THICK, BORDER = "#b0b0b0", "#404040", "#000000"
+# A marked (undecided) cell is a checkerboard of CHECKS x CHECKS squares in these two greys.
+CHECKS = 4
+CHECK_LIGHT, CHECK_DARK = "#f2f2f2", "#b8b8b8"
+DEFAULT_CELL = 20  # pixels; `--cell-size` changes it
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,9 @@ def font_size(text: str, cell: float) -> float:
     return round(cell * min(0.62, 1.55 / max(len(text), 1)), 1)
 
 
-def picture(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = 20) -> Picture:
+def picture(
+    puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = DEFAULT_CELL
+) -> Picture:
     palette = puzzle.palette
     bw = palette.is_black_and_white
     pad = cell // 2
