@@ -314,17 +314,16 @@ def test_command_with_no_verdict_at_all_is_exit_3_not_agreement(fakes, tmp_path)
     assert result.exit_code == 3
     assert "no verdict" in _words(result.output)
     assert "u.non" in result.stderr and "no engine reached a verdict" in result.stderr
-    doc = json.loads(invoke(good, "--backends", "slow", "--format", "json").stdout)
-    assert doc["puzzles"][0]["deciders"] == 0 and doc["puzzles"][0]["verdict"] == "timeout"
+    [doc] = map(json.loads, invoke(good, "--backends", "slow", "--format", "json").stdout.splitlines())
+    assert doc["deciders"] == 0 and doc["verdict"] == "timeout"
 
 
 def test_command_json(fakes, tmp_path):
     path = write(tmp_path, "m.non", MULTI)
     result = invoke(path, "--format", "json", "--all")
     assert result.exit_code == 0
-    doc = json.loads(result.stdout)
-    assert doc["agree"] is True
-    [p] = doc["puzzles"]
+    [p] = map(json.loads, result.stdout.splitlines())
+    assert p["agree"] is True
     assert p["verdict"] == "multiple" and p["solutions"] == 6
     assert [e["engine"] for e in p["engines"]] == ["brute", "brute2"]
     assert all(e["solutions_ok"] for e in p["engines"])
@@ -334,8 +333,8 @@ def test_command_json_disagreement(fakes, tmp_path):
     path = write(tmp_path, "u.non", UNIQUE)
     result = invoke(path, "--format", "json", "--backends", "brute,saysnone")
     assert result.exit_code == 4
-    doc = json.loads(result.stdout)
-    assert doc["agree"] is False and doc["puzzles"][0]["disagreements"]
+    [doc] = map(json.loads, result.stdout.splitlines())
+    assert doc["agree"] is False and doc["disagreements"]
 
 
 @pytest.mark.parametrize(
@@ -375,9 +374,9 @@ def test_real_engines_agree_on_small_corpus_puzzles():
     dots = corpus_path("picross-solver", "inputs", "test_pattern_08.txt")
     result = invoke(str(demo), str(dots), "--all", "--format", "json")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
-    ran = {e["engine"] for p in doc["puzzles"] for e in p["engines"] if e["status"] not in ("unavailable", "error")}
+    puzzles = [json.loads(line) for line in result.stdout.splitlines()]
+    ran = {e["engine"] for p in puzzles for e in p["engines"] if e["status"] not in ("unavailable", "error")}
     if not ran:
         pytest.skip("no engine installed")
-    assert [p["verdict"] for p in doc["puzzles"]] == ["unique", "multiple"]
-    assert [p["solutions"] for p in doc["puzzles"]] == [1, 16]
+    assert [p["verdict"] for p in puzzles] == ["unique", "multiple"]
+    assert [p["solutions"] for p in puzzles] == [1, 16]

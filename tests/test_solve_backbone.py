@@ -209,9 +209,9 @@ def test_svg_and_png_mark_the_ambiguous_cells(tmp_path):
     assert r.exit_code == 0, r.output
     svg = out.read_text()
     _, [doc] = backbone_json(PUZZLES / "smiley.non", "native")
-    marked = svg.split('class="marked"', 1)[1].split("</g>", 1)[0]  # one cross per marked cell
+    marked = svg.split('class="marked"', 1)[1].split("</g>", 1)[0]  # one checkered square per marked cell
     crossed = {(a["row"], a["col"]) for a in doc["backbone"]["ambiguous"]}
-    assert marked.count("<path") == len(crossed) > 0
+    assert marked.count("<rect") == len(crossed) > 0 and 'fill="url(#undecided)"' in svg
     assert all(f'data-row="{r}" data-col="{c}"' in marked for r, c in crossed)
     png = tmp_path / "smiley.png"
     assert run("solve", PUZZLES / "smiley.non", "--backbone", "-f", "png", "-o", png).exit_code == 0

@@ -41,9 +41,19 @@ def client():
 
 
 def expected_verdicts() -> dict[tuple[str, int], tuple[int, str]]:
+    """The shipped run-clue puzzles' verdicts (count-clue puzzles are not offered by the workbench)."""
     with open(PUZZLES / "expected.tsv", encoding="utf-8") as f:
         rows = csv.DictReader(f, delimiter="\t")
-        return {(r["file"], int(r["puzzle"])): (int(r["solutions"]), r["status"]) for r in rows}
+        return {(r["file"], int(r["puzzle"])): (int(r["solutions"]), r["status"]) for r in rows
+                if not r["file"].startswith("counts-")}
+
+
+def test_count_clue_puzzles_are_not_offered_and_refused_when_opened(client):
+    listed = {p["name"] for p in client.get("/api/puzzles").json()["puzzles"]}
+    assert "counts-sunset.counts" not in listed and "heart.non" in listed
+    data = (PUZZLES / "counts-sunset.counts").read_bytes()
+    message = error_of(client.post("/api/open?name=counts-sunset.counts", content=data), 422)
+    assert "count-and-contiguity clues" in message
 
 
 def error_of(response, status: int) -> str:

@@ -61,6 +61,8 @@ class _Full(Exception):
 
 def fingerprint(puzzle: Puzzle) -> str:
     """A short hash of the clues and palette: a saved state only loads onto the puzzle it was made for."""
+    if puzzle.has_counts:
+        return puzzle.fingerprint()
     text = repr((puzzle.width, puzzle.height, [[(b.length, b.color) for b in c] for c in puzzle.rows],
                  [[(b.length, b.color) for b in c] for c in puzzle.cols], [c.rgb for c in puzzle.palette.colors]))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -57,16 +58,21 @@ def load_puzzles(path: str, fmt: str | None = None):
     Puzzles whose colour totals differ are kept: they are well-formed and their answer is `none`
     (Puzzle.count_mismatch; solve() answers without an engine).
     """
-    from nonocp.core.errors import InvalidPuzzleError
     from nonocp.formats import load
 
-    puzzles = load(path, fmt)
+    return validated(load(path, fmt), path)
+
+
+def validated(puzzles, where: str):
+    """`puzzles` after validate(); InvalidPuzzleError naming `where` (and the puzzle of a bundle) otherwise."""
+    from nonocp.core.errors import InvalidPuzzleError
+
     for i, p in enumerate(puzzles, 1):
         try:
             p.validate()
         except InvalidPuzzleError as e:
-            where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
-            raise InvalidPuzzleError(f"{where}: {e}") from None
+            at = f"{where} (puzzle {i})" if len(puzzles) > 1 else where
+            raise InvalidPuzzleError(f"{at}: {e}") from None
     return puzzles
 
 
@@ -105,6 +111,12 @@ def write_output(
     from nonocp.formats.files import write_file
 
     write_file(path, data, inputs=inputs, replace=replace, force=force)
+
+
+def numbered(path: str, index: int) -> str:
+    """`out.svg` -> `out-3.svg`: one picture file per puzzle when there are several."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{index}{ext}"
 
 
 def choose(value: str | None, allowed: Sequence[str], option: str) -> str | None:

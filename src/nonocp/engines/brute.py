@@ -3,7 +3,9 @@
 For tiny puzzles only (at most MAX_CELLS cells; bigger ones are refused with a one-line error): it is the
 reference the tests check the other engines against, so it is written to be plainly right rather than fast
 and shares no code with them. A row's placements are generated from its clue; a partial grid is abandoned
-as soon as some column's cells so far cannot begin a line that reads back the column's clue.
+as soon as some column's cells so far cannot begin a line that reads back the column's clue. Count clues
+(core/counts.py) the same way: a row's placements are the lines with its counts and flags, and a column's
+cells so far must not exceed a count nor come back to a colour that is all in a row once it has ended.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from nonocp.core.counts import CountClue, count_clue
 from nonocp.core.grid import Grid
-from nonocp.core.puzzle import Clue, Puzzle
+from nonocp.core.puzzle import COUNTS, Clue, Puzzle
 from nonocp.core.result import SolveResult, status_of
 from nonocp.engines.contract import Backend, Capabilities, SolveOptions, Stat, Stats
 
@@ -72,6 +75,45 @@ def could_begin(cells: Line, clue: list[tuple[int, int]]) -> bool:
     return True
 
 
+def count_placements(clue: CountClue, length: int) -> list[Line]:
+    """Every line of `length` whose count clue is exactly `clue` (cells are palette indices 0..len(clue)-1)."""
+    left = [e.count for e in clue]
+    out: list[Line] = []
+    cells: list[int] = []
+
+    def place() -> None:
+        if len(cells) == length:
+            if count_clue(cells, len(clue)) == clue:
+                out.append(tuple(cells))
+            return
+        for k in range(len(clue)):
+            if not left[k]:
+                continue
+            # a colour all in a row cannot come back once its run has ended (prunes; the end check decides)
+            if clue[k].together and k in cells and cells[-1] != k:
+                continue
+            left[k] -= 1
+            cells.append(k)
+            place()
+            cells.pop()
+            left[k] += 1
+
+    place()
+    return out
+
+
+def count_could_begin(cells: Line, clue: CountClue) -> bool:
+    """Can a line that starts with `cells` have the count clue `clue`? (No count exceeded, and no colour that is
+    all in a row seen again after its run ended.)"""
+    for k, entry in enumerate(clue):
+        seen = [i for i, v in enumerate(cells) if v == k]
+        if len(seen) > entry.count:
+            return False
+        if entry.together and seen and seen[-1] - seen[0] + 1 != len(seen):
+            return False
+    return True
+
+
 def _allowed(line: Line, row: int, fixed: dict[tuple[int, int], int]) -> bool:
     return all(mask >> line[c] & 1 for (r, c), mask in fixed.items() if r == row)
 
@@ -101,14 +143,32 @@ def search(
     """Every solution of `puzzle` (up to `limit`) whose cells lie in `fixed`'s masks, row by row: each row's
     placements in turn, a partial grid dropped when a column cannot begin its clue. No size bound here."""
     fixed = fixed or {}
-    rows = [[p for p in placements(clue, puzzle.width) if _allowed(p, r, fixed)] for r, clue in enumerate(puzzle.rows)]
-    cols = [[(b.length, b.color) for b in clue] for clue in puzzle.cols]
+    if puzzle.clue_kind == COUNTS:
+        ncolors = len(puzzle.palette)
+        row_lines = [count_placements(clue, puzzle.width) for clue in puzzle.rows]
+
+        def column_done(c: int, cells: Line) -> bool:
+            return count_clue(cells, ncolors) == puzzle.cols[c]
+
+        def column_open(c: int, cells: Line) -> bool:
+            return count_could_begin(cells, puzzle.cols[c])
+    else:
+        row_lines = [placements(clue, puzzle.width) for clue in puzzle.rows]
+        col_runs = [[(b.length, b.color) for b in clue] for clue in puzzle.cols]
+
+        def column_done(c: int, cells: Line) -> bool:
+            return runs(cells) == col_runs[c]
+
+        def column_open(c: int, cells: Line) -> bool:
+            return could_begin(cells, col_runs[c])
+
+    rows = [[p for p in lines if _allowed(p, r, fixed)] for r, lines in enumerate(row_lines)]
     out = Search(stats={"row_placements": sum(len(r) for r in rows), "nodes": 0})
     chosen: list[Line] = []
 
     def extend(r: int) -> None:
         if r == puzzle.height:
-            if all(runs(tuple(row[c] for row in chosen)) == cols[c] for c in range(puzzle.width)):
+            if all(column_done(c, tuple(row[c] for row in chosen)) for c in range(puzzle.width)):
                 out.solutions.append(Grid(tuple(chosen)))
                 if on_solution is not None:
                     on_solution(out.solutions[-1], len(out.solutions))
@@ -121,7 +181,7 @@ def search(
                 out.timed_out = True
                 raise _Stop
             chosen.append(line)
-            if all(could_begin(tuple(row[c] for row in chosen), cols[c]) for c in range(puzzle.width)):
+            if all(column_open(c, tuple(row[c] for row in chosen)) for c in range(puzzle.width)):
                 extend(r + 1)
             chosen.pop()
 

@@ -33,7 +33,6 @@ and stops as if its time limit had run out. `extra={"hard_stop": False}` keeps t
 from __future__ import annotations
 
 import dataclasses
-import importlib.metadata
 import importlib.util
 import os
 import time
@@ -188,6 +187,7 @@ def build_model(
     fixed: dict[tuple[int, int], int] | None = None,
     cut_domains: bool = True,
     deadline: float | None = None,
+    count_runs: str = "starts",
 ) -> NonogramModel:
     """One variable per cell (domain cut by both lines), one automaton per row and column.
 
@@ -199,6 +199,11 @@ def build_model(
     """
     if cell_model not in CELL_MODELS:
         raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
+    if puzzle.has_counts:  # count-and-contiguity clues: their own model (cardinality and runs per colour)
+        from nonocp.engines.cpsat_counts import build_counts_model
+
+        return build_counts_model(puzzle, _cp_model(), NonogramModel, fixed, cut_domains,
+                                  lambda: _check_deadline(deadline), count_runs)
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()
@@ -308,6 +313,8 @@ class CpsatBackend(Backend):
         Option("cell_model", CELL_MODELS, "int", "a colour cell as one integer or one Boolean per colour"),
         Option("cut_domains", bool, True, "cut each cell's colours by its row and column first"),
         Option("probing", PROBING_LEVELS, DEFAULT_PROBING, "how much CP-SAT probes before its search"),
+        Option("count_runs", ("starts", "automaton"), "starts",
+               "count clues: runs by run-start Booleans or by an automaton (engines/cpsat_counts.py)"),
     )
     # no proofs (CP-SAT writes none); no solution callback: its own callback runs inside the C++ search
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
@@ -357,6 +364,8 @@ class CpsatBackend(Backend):
         )
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         try:
             return f"ortools {importlib.metadata.version('ortools')}"
         except importlib.metadata.PackageNotFoundError:
@@ -452,7 +461,8 @@ class CpsatBackend(Backend):
         solutions: list[Grid] = []
         built: NonogramModel | None
         try:
-            built = build_model(puzzle, cell_model, options.fixed, cut_domains, deadline)
+            built = build_model(puzzle, cell_model, options.fixed, cut_domains, deadline,
+                                get(extra, "count_runs", self.name))
         except OutOfTime:  # the budget ran out before the model was complete: no search at all
             built = None
         if built is None:

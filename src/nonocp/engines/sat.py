@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib.metadata
 import importlib.util
 import itertools
 import os
@@ -54,6 +53,7 @@ from nonocp.encode.cnf import (
     encode_puzzle,
     to_dimacs,
 )
+from nonocp.encode.counts_cnf import encode_counts
 from nonocp.engines import memory
 from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.forked import call_in_child, isolated
@@ -143,7 +143,7 @@ class SatBackend(Backend):
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
     stats = Stats(
         Stat("solver", str, "the pysat solver of the first round"),
-        Stat("encoding", str, "blocks, automaton or both"),
+        Stat("encoding", str, "blocks, automaton or both (counts: a count-clue puzzle's own encoding)"),
         Stat("variables", int, "CNF variables"),
         Stat("clauses", int, "CNF clauses before any blocking clause"),
         Stat("cell_variables", int, "variables that stand for a cell's colour"),
@@ -179,7 +179,10 @@ class SatBackend(Backend):
              deadline: float | None = None) -> tuple[str, int]:
         """(the solver this solve will use, the bytes it needs) within the memory budget, or OverBudget.
         `size`: the formula's, when known (else measured without writing it: encode.cnf.cnf_size, which
-        raises EncodingTimeout when `deadline` passes)."""
+        raises EncodingTimeout when `deadline` passes). Count-and-contiguity puzzles are not sized (their
+        own encoding, in clauses per colour and line: small beside the run clues' templates)."""
+        if puzzle.has_counts:
+            return self.solver_name, 0
         if size is None:
             size = cnf_size(puzzle, self._settings(options).encoding, fixed=options.fixed, deadline=deadline)
         allowed = memory.available(options)
@@ -204,6 +207,8 @@ class SatBackend(Backend):
         return importlib.util.find_spec("pysat") is not None
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         return f"python-sat {importlib.metadata.version('python-sat')} ({self.solver_name})"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
@@ -248,7 +253,10 @@ class SatBackend(Backend):
                 on_solver(chosen[0])
 
         try:
-            cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed, check=check, deadline=deadline)
+            if puzzle.has_counts:  # count-and-contiguity clues: their own encoding, with pysat's cardinality
+                cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
+            else:
+                cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed, check=check, deadline=deadline)
         except EncodingTimeout:
             limit = _solutions_wanted(options.max_solutions)
             return SolveResult(status_of(0, False, limit, True), (), False, f"{self.name}:{self.solver_name}",
@@ -460,6 +468,20 @@ class _Search:
         for key in ("conflicts", "decisions", "propagations", "restarts"):
             if key in acc:
                 self.stats[key] = self.stats.get(key, 0) + int(acc[key])
+
+
+# The pysat encoding of count clues' cardinality constraints (benchmarks/results/count-clues.md, "sat").
+CARDINALITY_ENCODING = "seqcounter"
+
+
+def pysat_cardinality(lits: list[int], bound: int, relation: str, top: int) -> tuple[list[list[int]], int]:
+    """encode.counts_cnf's cardinality constraints by pysat (CardEnc): `relation` ("equals" or "atleast")
+    `bound` of `lits`, auxiliary variables above `top`. (clauses, new top)."""
+    from pysat.card import CardEnc, EncType
+
+    encode = CardEnc.equals if relation == "equals" else CardEnc.atleast
+    cnf = encode(lits=lits, bound=bound, top_id=top, encoding=getattr(EncType, CARDINALITY_ENCODING))
+    return cnf.clauses, max(top, cnf.nv)
 
 
 def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:

@@ -31,7 +31,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 
 from nonocp.core.errors import NonocpError, ParseError
 
@@ -222,6 +221,8 @@ def _write_through(path: str, st: os.stat_result, payload: bytes) -> None:
 def _replace_atomically(path: str, target: str, payload: bytes, old: os.stat_result | None) -> None:
     """Write a temp file beside `target`, flush it to disk, rename it over `target`. `old`: the file
     replaced (its mode and owner are kept), None for a new file."""
+    import tempfile  # only commands that write files need it (start-up)
+
     directory = os.path.dirname(os.path.abspath(target))
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")

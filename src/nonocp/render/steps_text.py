@@ -27,7 +27,14 @@ TECHNIQUE_WORDS = {
     "pin": "a box only one block can cover pins that block",
     "crossing-check": "the crossing lines cannot place these colours here",
     "enumeration": "enumerating every placement of its clue",
+    # count-and-contiguity clues (analysis/count_techniques.py)
+    "zero-count": "colours with a count of 0 cannot be in it",
+    "count-complete": "a colour whose count is reached leaves the other cells (or one with just enough candidates "
+                      "takes them all)",
+    "all-in-a-row": "the places a colour all in a row can take overlap here, and leave the rest out of its reach",
+    "not-all-in-a-row": "a colour not all in a row cannot close its one run to its full count",
 }
+COUNT_ENUMERATION = "enumerating every body of the line (its counts and flags)"
 
 
 def where(line: tuple[str, int] | None) -> str:
@@ -43,7 +50,7 @@ def cell_name(cell: tuple[int, int]) -> str:
 
 def color_name(puzzle: Puzzle, k: int) -> str:
     palette = puzzle.palette
-    if palette.is_black_and_white:
+    if palette.is_black_and_white and not puzzle.has_counts:
         return "black" if k else "white"
     return palette[k].name
 
@@ -86,6 +93,8 @@ def _sentence(step: Step, puzzle: Puzzle) -> str:
     if kind == "line":
         assert step.line is not None
         words = TECHNIQUE_WORDS.get(step.technique, step.technique)
+        if step.technique == "enumeration" and puzzle.has_counts:
+            words = COUNT_ENUMERATION
         if step.technique == "crossing-check" and step.cross is not None and step.changes:
             (r, c, new), old = step.changes[0], step.old[0]
             gone = ", ".join(color_name(puzzle, k) for k in range(len(puzzle.palette)) if (old & ~new) >> k & 1)

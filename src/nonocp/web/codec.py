@@ -148,6 +148,9 @@ def _read(call):
 
 
 def _valid(puzzle: Puzzle, limits: Limits) -> Puzzle:
+    if puzzle.has_counts:  # its pages edit and draw run clues
+        raise ApiError(422, "count-and-contiguity clues: the workbench takes run clues only (solve, show and explain "
+                            "them with the nonocp command)")
     check_limits(puzzle.width, puzzle.height, len(puzzle.palette), limits)
     try:
         return puzzle.validate()

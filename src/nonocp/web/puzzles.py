@@ -68,6 +68,8 @@ class Catalogue:
                 puzzles = tuple(p.validate() for p in load(os.fspath(path)))
             except NonocpError:
                 continue  # a broken file in the folder must not take the list down
+            if any(p.has_counts for p in puzzles):
+                continue  # count-and-contiguity clues: the workbench edits and draws run clues only
             out[path.name] = Entry(path.name, puzzles)
         return out
 

@@ -1,4 +1,5 @@
-"""`nonocp backends`: every engine in the registry, whether it works here, and its version."""
+"""`nonocp backends`: every engine in the registry, whether it works here, and its version.
+`--format json`: one object per engine per line (schema `backends`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import choose, stdout_is_terminal, terminal_console
+from nonocp.cli.options import ColorOpt, console, format_option, wants_color
 
 
 def engine_rows() -> list[dict[str, object]]:
@@ -36,23 +37,25 @@ def engine_rows() -> list[dict[str, object]]:
 
 
 def backends_command(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, format_option(("text", "json"))] = "text",
+    color: ColorOpt = "auto",
 ) -> None:
     """List the engines: name, available here, version, role; with --format json also their variants,
     options and capabilities."""
-    fmt = choose(fmt, ("text", "json"), "--format")
     rows = engine_rows()
     if fmt == "json":
-        typer.echo(json.dumps(rows))
+        for row in rows:
+            typer.echo(json.dumps(row))
         return
-    if stdout_is_terminal():
+    if wants_color(color):
+        from rich.markup import escape
         from rich.table import Table
 
         table = Table("name", "available", "version", "role", "note")
         for r in rows:
-            table.add_row(str(r["name"]), "yes" if r["available"] else "[red]no[/]", str(r["version"]), str(r["role"]),
-                          str(r["note"] or r["summary"]))
-        terminal_console().print(table)
+            table.add_row(escape(str(r["name"])), "yes" if r["available"] else "[red]no[/]",
+                          escape(str(r["version"])), escape(str(r["role"])), escape(str(r["note"] or r["summary"])))
+        console(color).print(table)
         return
     cells = [("name", "available", "version", "role", "note")]
     cells += [(str(r["name"]), "yes" if r["available"] else "no", str(r["version"]), str(r["role"]),

@@ -10,7 +10,6 @@ errors (unknown engine, missing path), 4 when engines disagree on a verdict, 130
 
 from __future__ import annotations
 
-import statistics
 import sys
 from contextlib import nullcontext
 from typing import Annotated, Any
@@ -18,6 +17,16 @@ from typing import Annotated, Any
 import typer
 
 from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, fail, guarded
+from nonocp.cli.options import (
+    ColorOpt,
+    FromOpt,
+    backends_option,
+    console,
+    format_option,
+    max_solutions_option,
+    timeout_option,
+)
+from nonocp.engines import DEFAULT_BACKEND
 
 # With several engines and at most this many puzzles, the per-puzzle comparison is printed as a table
 # (it is always in the JSON report and, as the `ratio` column, in the CSV).
@@ -25,13 +34,11 @@ PER_PUZZLE_TABLE_LIMIT = 40
 
 
 def _engine_names(specs: list[str] | None) -> tuple[str, ...]:
+    from nonocp.cli.options import split_engines
     from nonocp.core.errors import BackendUnavailable
     from nonocp.engines import DEFAULT_BACKEND, get_backend
 
-    given = [n.strip() for spec in (specs or [DEFAULT_BACKEND]) for n in spec.split(",")]
-    names = tuple(dict.fromkeys(n for n in given if n))
-    if not names:
-        fail("--backend: give at least one engine name", EXIT_BAD_INPUT)
+    names = split_engines(specs, (DEFAULT_BACKEND,))
     for n in names:
         try:
             get_backend(n)  # unknown or not installed: say so now, not once per puzzle
@@ -226,42 +233,44 @@ def _runner_context(cluster: str | None) -> Any:
 def register(app: typer.Typer) -> None:
     @app.command("bench", help=HELP)
     def bench(
-        paths: Annotated[list[str], typer.Argument(help="puzzle files, bundles or folders (walked recursively)")],
-        backend: Annotated[
-            list[str] | None,
-            typer.Option("--backend", "-b", help="engines to run, comma-separated or repeated (default: native)"),
+        paths: Annotated[
+            list[str], typer.Argument(metavar="PATH...", help="Puzzle files, bundles or folders (walked recursively).")
+        ],
+        backend: Annotated[list[str] | None, backends_option(DEFAULT_BACKEND)] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Worker processes.")] = 1,
+        timeout: Annotated[float | None, timeout_option(60.0)] = 60.0,
+        max_solutions: Annotated[int, max_solutions_option()] = 2,
+        csv_path: Annotated[
+            str | None, typer.Option("--csv", metavar="FILE", help="Write one row per puzzle and engine.")
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,
-        timeout: Annotated[
-            float, typer.Option("--timeout", "-t", min=0, help="seconds per puzzle and engine; 0 = no limit")
-        ] = 60.0,
-        max_solutions: Annotated[
-            int, typer.Option("--max-solutions", "-n", min=1, help="solutions to look for (2 tells unique)")
-        ] = 2,
-        csv_path: Annotated[str | None, typer.Option("--csv", help="write one row per puzzle and engine")] = None,
-        json_path: Annotated[str | None, typer.Option("--json", help="write rows, summary and comparisons")] = None,
-        fmt: Annotated[
-            str | None, typer.Option("--from", help="input format (default: by extension, then content)")
+        json_path: Annotated[
+            str | None, typer.Option("--json", metavar="FILE", help="Write rows, summary and comparisons.")
         ] = None,
+        fmt: FromOpt = None,
         limit: Annotated[
-            int | None, typer.Option("--limit", min=1, help="only the first N puzzles found (e.g. a slice of a set)")
+            int | None,
+            typer.Option("--limit", metavar="N", min=1, help="Only the first N puzzles found (e.g. a slice of a set)."),
         ] = None,
-        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show the progress bar")] = True,
+        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")] = True,
+        output_format: Annotated[
+            str, format_option(("text", "json"), "json: one object per run per line, in input order")
+        ] = "text",
+        color: ColorOpt = "auto",
         cluster: Annotated[
             str | None,
             typer.Option(
                 "--cluster", metavar="ADDRESS",
-                help="solve on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N worker "
-                "processes here (--jobs is then not used; needs nonocp\\[cluster])",
+                help="Solve on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N worker "
+                "processes here (--jobs is then not used; needs the nonocp[cluster] extra).",
             ),
         ] = None,
         resume: Annotated[
             str | None,
             typer.Option(
                 "--resume", metavar="REPORT",
-                help="skip the runs already in REPORT (a CSV or JSON report of an earlier bench, matched by "
+                help="Skip the runs already in REPORT (a CSV or JSON report of an earlier bench, matched by "
                 "puzzle fingerprint and engine); its rows are kept, and it receives the new ones unless "
-                "--csv/--json name other files",
+                "--csv/--json name other files.",
             ),
         ] = None,
     ) -> None:
@@ -287,7 +296,7 @@ def register(app: typer.Typer) -> None:
                 entries = collect(paths, fmt, limit=limit)
             if not entries:
                 fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
-            options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
+            options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=max_solutions)
             plan = plan_batch(entries, engines, options, previous)
             csv_path, json_path = _report_targets(csv_path, json_path, resume)
             head = _json_head(engines, options, paths, cluster)
@@ -325,8 +334,14 @@ def register(app: typer.Typer) -> None:
                     json_report.finish(_json_document(outcome, summary, head))
                 except ReportError as e:
                     problems.append(str(e))
-        # Piped or redirected output gets wide tables rather than truncated columns.
-        _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
+        if output_format == "json":  # one object per run per line (schema `bench` in nonocp/cli/schemas.py)
+            import json
+
+            for record in outcome.records:
+                typer.echo(json.dumps(record.to_json(), default=str, ensure_ascii=False))
+        else:
+            # Piped or redirected output gets wide tables rather than truncated columns.
+            _print_report(console(color, width=None if sys.stdout.isatty() else 120), outcome, summary)
         for problem in problems:
             print(f"nonocp: {problem}", file=sys.stderr)
         if outcome.interrupted:
@@ -363,4 +378,6 @@ def _print_report(console: Any, outcome: Any, summary: Any) -> None:
             console.print("  ... (every one is a row in the CSV/JSON report)")
     timeouts = sorted((r.seconds or 0 for r in outcome.records if r.verdict == "timeout"), reverse=True)
     if timeouts:
-        console.print(f"{len(timeouts)} runs timed out (median {statistics.median(timeouts):.1f} s used)")
+        from statistics import median  # not at the top: `nonocp --help` imports this module
+
+        console.print(f"{len(timeouts)} runs timed out (median {median(timeouts):.1f} s used)")

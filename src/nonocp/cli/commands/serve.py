@@ -11,14 +11,21 @@ from nonocp.cli.common import fail, guarded
 
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on (0 picks a free one).")] = 8765,
+    host: Annotated[
+        str, typer.Option("--host", metavar="HOST", help="Address to listen on (loopback by default).")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", "-p", metavar="PORT", help="Port to listen on (0 picks a free one).")
+    ] = 8765,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")] = False,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Most seconds any one solve may run (it is killed past it).")
+        float,
+        typer.Option("--time-limit", metavar="SECONDS",
+                     help="Most seconds any one solve may run (it is killed past it)."),
     ] = 30.0,
     puzzles: Annotated[
-        str | None, typer.Option("--puzzles", help="Folder of puzzles to offer (default: the shipped ones).")
+        str | None,
+        typer.Option("--puzzles", metavar="DIR", help="Folder of puzzles to offer (default: the shipped ones)."),
     ] = None,
 ) -> None:
     """Serve the nonocp workbench on http://HOST:PORT/: open, solve, step, design, edit and share puzzles."""

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nonocp.core.puzzle import Puzzle
-from nonocp.engines.native import fast
+from nonocp.core.puzzle import COUNTS, Puzzle
+from nonocp.engines.native import count_line, fast
 from nonocp.engines.native.line import Blocks, Plan, blocks_of, feasible_planned, plan_of, solve_planned
 from nonocp.engines.native.trace import LineDeduction, Observer, ProbeAgreement, ProbeContradiction
 
@@ -112,16 +112,21 @@ class Engine:
         self.plans: list[Plan] = []  # per line, the line solver's plan of its clue (made once, not per solve)
         self.length: list[int] = []
         self.key: list[int] = []
+        # The line solver: run clues' (line.py), or count-and-contiguity clues' (count_line.py, same interface,
+        # Python only: the C solver takes run clues).
+        counts = puzzle.clue_kind == COUNTS
+        self.solve_planned = count_line.solve_planned if counts else solve_planned
+        self.feasible_planned = count_line.feasible_planned if counts else feasible_planned
         for clue, n in puzzle.lines():
-            b = blocks_of(clue)
+            b = clue if counts else blocks_of(clue)
             self.blocks.append(b)
-            self.plans.append(plan_of(b))
+            self.plans.append(count_line.plan_of(clue, n) if counts else plan_of(b))
             self.length.append(n)
             self.key.append(ids.setdefault((b, n), len(ids)))
         # The C line solver (fast.py) when it is built and takes this puzzle: the three methods that solve lines
         # are replaced by theirs for this engine. No cache then: a C solve costs less than the cache's lookup.
         self.cache_limit = cache_limit(max(self.length), self.ncol)
-        self.fast_plans = fast.plans_for(self.blocks, self.length, self.ncol)
+        self.fast_plans = None if counts else fast.plans_for(self.blocks, self.length, self.ncol)
         if self.fast_plans is not None:
             self.line_result = self._fast_line_result  # type: ignore[method-assign]
             self.line_feasible = self._fast_line_feasible  # type: ignore[method-assign]
@@ -230,7 +235,7 @@ class Engine:
         res = cache.get(k, _MISSING)
         stats = self.stats
         if res is _MISSING:
-            res = solve_planned(self.plans[ln], self.length[ln], old)
+            res = self.solve_planned(self.plans[ln], self.length[ln], old)
             if len(cache) >= self.cache_limit:
                 cache.clear()
             cache[k] = res
@@ -251,7 +256,7 @@ class Engine:
             self.stats.cache_hits += 1
             return res is not None
         self.stats.line_solves += 1
-        if feasible_planned(self.plans[ln], self.length[ln], old):
+        if self.feasible_planned(self.plans[ln], self.length[ln], old):
             return True
         if len(self.cache) >= self.cache_limit:
             self.cache.clear()
