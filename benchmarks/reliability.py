@@ -20,7 +20,8 @@ What counts as a failure, by category:
 - full disk: ENOSPC injected into every writer (solve -o, show -o, convert, --proof): exit 2, one line
   naming the output, the previous file intact, no temp file left.
 - signals: SIGINT and SIGTERM to `nonocp solve --all` on every engine, with and without --timeout, and to
-  `check`: exit 130 and "interrupted", no solver process left behind.
+  `check`: exit 130 and "interrupted" (SIGINT; SIGTERM on check), `solve` dead of SIGTERM, and no solver
+  process left behind either way.
 - titles: random control characters, bidi overrides, line breaks and non-ASCII in titles, through the
   text and JSON output and every writer: no raw control character in text, JSON that decodes to the exact
   title, files that read back.
@@ -404,7 +405,10 @@ def signals(cat: Category, work: Path, repeats: int) -> None:
                     time.sleep(0.01)
                 left = [k for k in kids if _alive(k)]
                 said = "nonocp: interrupted" in err or (native and err == "")
-                ok = proc.returncode == 130 and said and "Traceback" not in err and not left
+                if sig == signal.SIGTERM and args[0] == "solve":  # solve dies of it; check stops as for Ctrl-C
+                    ok = proc.returncode == -signal.SIGTERM and not left
+                else:
+                    ok = proc.returncode == 130 and said and "Traceback" not in err and not left
                 cat.check(ok, f"{sig.name} nonocp {args[0]} {' '.join(args[4:])}: exit {proc.returncode} "
                           f"{err.strip()[:120]!r} left {left}")
 

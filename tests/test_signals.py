@@ -3,9 +3,9 @@
 The one signal story (nonocp.engines.forked): sat and cpsat search in a forked child that ignores Ctrl-C
 in a process group of its own; the command gets KeyboardInterrupt, kills the child, says "interrupted"
 and exits 130. In process, CaDiCaL aborts the whole process on SIGINT (exit 134), Glucose raises its own
-error (a traceback, exit 1) and CP-SAT answers "time limit reached" (exit 3). SIGTERM ends `solve` and
-`check` the same way (exit 130, as `bench`), and a command killed outright (SIGKILL) takes its solver
-children with it (PR_SET_PDEATHSIG).
+error (a traceback, exit 1) and CP-SAT answers "time limit reached" (exit 3). SIGTERM ends `check` the
+same way (exit 130, as `bench`: batch.signals); `solve` dies of it at once, and a command killed outright
+takes its solver children with it (PR_SET_PDEATHSIG).
 
 The puzzle is a 16x16 permutation puzzle (every clue `1`: 16! solutions) with `--all`: every engine is
 still enumerating when the signal comes, whatever the machine's speed, and no corpus is needed. The
@@ -129,17 +129,16 @@ def test_ctrl_c_on_check(permutations):
 
 
 @pytest.mark.parametrize("engine", ["sat", "cpsat", "auto"])
-def test_sigterm_is_an_interrupt_too(permutations, engine):
-    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", engine], searching_in_a_child,
-                            signal.SIGTERM)
-    assert r.returncode == 130 and r.stderr == "nonocp: interrupted\n"
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_solve_takes_the_solver_children_with_it(permutations, engine, sig):
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", engine], searching_in_a_child, sig)
+    assert r.returncode == -sig
     assert children
     no_child_survives(children)
 
 
-def test_sigkill_takes_the_solver_children_with_it(permutations):
-    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", "sat"], searching_in_a_child,
-                            signal.SIGKILL)
-    assert r.returncode == -signal.SIGKILL
-    assert children
+def test_sigterm_on_check_is_an_interrupt(permutations):
+    r, children = interrupt(["check", permutations, "--all", "--backends", "sat"], searching_in_a_child,
+                            signal.SIGTERM)
+    assert r.returncode == 130 and r.stderr.endswith("nonocp: interrupted\n")
     no_child_survives(children)

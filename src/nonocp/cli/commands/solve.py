@@ -7,7 +7,8 @@ solution, 1 when some puzzle has none (proven), 3 when the time ran out on some 
 2 on bad input (this wins over everything: the other files are still solved). "The time ran out" includes
 a search the time limit cut short of what was asked: `--all --timeout 5` that found 7,000 solutions of
 many more is `multiple` (proven) but not complete, so it exits 3 and its JSON says `"exhaustive": false,
-"stopped": "timeout"`. SIGTERM and SIGHUP end a solve as Ctrl-C does (exit 130), as in `check` and `bench`.
+"stopped": "timeout"`. Ctrl-C: "interrupted", exit 130, the solver children killed; SIGTERM ends the
+process at once and its solver children with it (engines/forked.py).
 
 `--backbone` also finds which cells are the same in every solution (nonocp.analysis.backbone): text and
 pictures show those cells and mark the others (`?` in text, checkered in pictures); JSON gets a
@@ -316,7 +317,6 @@ def solve_command(
     force: ForceOpt = False,
 ) -> None:
     """Solve every puzzle in the files; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
-    from nonocp.batch.signals import stop_on_signals
     from nonocp.engines import get_backend
     from nonocp.engines.solve import solve
 
@@ -326,9 +326,7 @@ def solve_command(
         fail("--backbone: not available with --format non (use text, json, svg or png)")
     limit = None if all_solutions else (max_solutions or 2)
     codes: list[int] = []
-    # SIGTERM (and SIGHUP) end a solve the way Ctrl-C does, as in `check` and `bench`: the solver children
-    # are killed, "interrupted", exit 130
-    with guarded(), stop_on_signals():
+    with guarded():
         # an unknown or missing engine, or an option it does not take, is a usage error before any work
         engine = get_backend(backend)
         extra: dict[str, Any] = {}
