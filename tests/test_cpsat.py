@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_path, examples
-from nonocp.core.errors import BackendUnavailable, NonocpError
+from conftest import backend_or_skip, corpus_path, examples
+from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import Status
@@ -24,10 +24,7 @@ VARIANTS = ["", "block", "bool", "block,bool", "plain", "block,plain"]
 
 
 def backend(variant: str = ""):
-    try:
-        return get_backend("cpsat" + (f":{variant}" if variant else ""))
-    except BackendUnavailable as e:
-        pytest.skip(str(e))
+    return backend_or_skip("cpsat" + (f":{variant}" if variant else ""))
 
 
 def solve(puzzle: Puzzle, limit: int | None = 2, variant: str = "", **kwargs):

@@ -1,4 +1,4 @@
-"""`explain`: every step is justified on its own, and replaying the steps reaches the engine's answer.
+"""`explain`: every step is justified on its own, and replaying the steps reaches the engine's answers.
 
 The checks here are independent of nonocp.analysis.explain: a step is re-derived from the grid before it with the
 exact line solver (line steps), by propagating the assumption (probe steps), by brute force over the
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -17,14 +18,15 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, corpus_path, examples
-from nonocp.analysis.explain import explain, explanation_json, line_technique, valid_starts
+from nonocp.analysis.explain import explain, explanation_json
 from nonocp.cli.app import app
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import Status
 from nonocp.engines import SolveOptions, get_backend
-from nonocp.engines.native.line import solve_line
+from nonocp.engines.native import solve_line
 from nonocp.formats import load
+from nonocp.render.steps_text import step_text
 from oracle import brute_force
 from strategies import palette_of, puzzle_from_grid, puzzles_with_grid
 
@@ -96,6 +98,8 @@ def check_steps(puzzle: Puzzle, doc: dict, brute: bool = False) -> dict:
     for step in doc["steps"]:
         kind = step["kind"]
         new = {(r, c): sum(bits[s] for s in cands) for r, c, cands in step["changes"]}
+        olds = [sum(bits[s] for s in cands) for cands in step["old"]]
+        assert olds == [masks[(r, c)] for r, c, _ in step["changes"]], f"step {step['n']}: wrong old candidates"
         before = dict(masks)
         before_step[step["n"]] = before
         if kind == "line":
@@ -157,6 +161,12 @@ def check_steps(puzzle: Puzzle, doc: dict, brute: bool = False) -> dict:
                 assert len(sols) == step["solutions"]
                 for (r, c), m in after.items():  # what every completion shares, nothing more
                     assert m == sum({1 << g.cells[r][c] for g in sols}) or not sols
+        elif kind == "solution":
+            grid = grid_of(puzzle, before)
+            assert grid is not None and not new, f"step {step['n']}: a solution step on an undecided grid"
+            from nonocp.core.verify import verify
+
+            assert verify(puzzle, grid).ok
         else:
             raise AssertionError(f"unknown step kind {kind}")
         masks.update(new)
@@ -184,7 +194,7 @@ def native_first(puzzle: Puzzle):
 def check_puzzle(puzzle: Puzzle, brute: bool = False) -> dict:
     """Everything the issue asks of one puzzle; returns the explanation as JSON data."""
     ex = explain(puzzle)
-    doc = json.loads(json.dumps(explanation_json(ex)))
+    doc = json.loads(json.dumps(explanation_json(ex, lambda s: step_text(s, puzzle))))
     final = check_steps(puzzle, doc, brute)
     result = native_first(puzzle)
     assert doc["status"] == str(result.status)
@@ -193,8 +203,12 @@ def check_puzzle(puzzle: Puzzle, brute: bool = False) -> dict:
         assert doc["steps"] and doc["steps"][-1]["kind"] in ("contradiction", "all-remaining-cells")
     else:
         assert doc["outcome"] == "solved"
-        assert grid_of(puzzle, final) == result.solutions[0], "the replay ends on the engine's first solution"
-        assert doc["solution"] == result.solutions[0].to_strings(puzzle.palette)
+        assert doc["steps"][-1]["kind"] == "solution"
+        assert doc["solution"] == grid_of(puzzle, final).to_strings(puzzle.palette)
+        # the traced search is native:dfs; it takes another path only after an all-remaining-cells step
+        # that kept several completions
+        if not any(s["kind"] == "all-remaining-cells" and s["solutions"] >= 2 for s in doc["steps"]):
+            assert grid_of(puzzle, final) == result.solutions[0], "the replay ends on the engine's first solution"
     if brute:
         sols = brute_force(puzzle)
         assert {0: "none", 1: "unique"}.get(len(sols), "multiple") == doc["status"]
@@ -246,7 +260,7 @@ def test_every_kind_of_step_is_seen_and_checked():
     for doc in docs:
         seen |= {s["kind"] for s in doc["steps"]} | {s["technique"] for s in doc["steps"]}
     expected = {"line", "probe-contradiction", "probe-agreement", "guess", "contradiction", "backtrack",
-                "all-remaining-cells", "overlap", "crossing", "enumeration", "empty"}
+                "all-remaining-cells", "solution", "overlap", "missing-colour", "out-of-reach", "split", "pin"}
     assert expected <= seen, f"never seen: {expected - seen}"
 
 
@@ -284,103 +298,6 @@ def test_corpus_puzzles(name):
         assert doc["solution"] == puzzle.meta.goal.to_strings(puzzle.palette)
 
 
-# ----------------------------------------------------------------------------- line techniques
-
-
-def brute_starts(blocks, n, masks):
-    """Per block, the starts used by some valid placement (by listing every line)."""
-    import itertools
-
-    ncol = max([c for _, c in blocks] + [0]) + 1
-    ncol = max(ncol, max(m.bit_length() for m in masks))
-    out = [set() for _ in blocks]
-    for cells in itertools.product(range(ncol), repeat=n):
-        if any(not (masks[i] >> v) & 1 for i, v in enumerate(cells)):
-            continue
-        runs, i = [], 0
-        while i < n:
-            if cells[i]:
-                j = i
-                while j < n and cells[j] == cells[i]:
-                    j += 1
-                runs.append((i, j - i, cells[i]))
-                i = j
-            else:
-                i += 1
-        if [(ln, c) for _, ln, c in runs] == list(blocks):
-            for k, (s, _, _) in enumerate(runs):
-                out[k].add(s)
-    return None if not all(out) else [sorted(s) for s in out]
-
-
-def test_valid_starts_match_brute_force():
-    rnd = random.Random(7)
-    for _ in range(400):
-        n = rnd.randint(1, 8)
-        ncol = rnd.choice([2, 3])
-        line = [rnd.randint(0, ncol - 1) for _ in range(n)]
-        blocks, i = [], 0
-        while i < n:
-            if line[i]:
-                j = i
-                while j < n and line[j] == line[i]:
-                    j += 1
-                blocks.append((j - i, line[i]))
-                i = j
-            else:
-                i += 1
-        masks = [(1 << ncol) - 1 if rnd.random() < 0.6 else 1 << rnd.randrange(ncol) for _ in range(n)]
-        got = valid_starts(tuple(blocks), n, masks)
-        want = brute_starts(tuple(blocks), n, masks)
-        assert (got is None) == (want is None) or (not blocks)
-        if want is not None and blocks:
-            assert [sorted(s) for s in got] == want
-
-
-def test_technique_names():
-    # 3 in 5 empty cells: the middle cell by overlap
-    full = [3] * 5
-    after = [3, 3, 2, 3, 3]
-    assert line_technique(((3, 1),), 5, full, after) == "overlap"
-    assert line_technique((), 5, full, [1] * 5) == "empty"
-    # colour 2 is not in the clue: ruled out everywhere (the crossing lines allowed it)
-    assert line_technique(((1, 1),), 3, [7, 7, 7], [3, 3, 3]) == "crossing"
-    # 1 1 in  ? . ? ? : the first 1 must be cell 0 (a start set with a hole: only enumeration sees... no,
-    # the leftmost/rightmost ranges already do). A hole case: clue 2 in `? ? . ? ?` gives nothing by
-    # ranges [0, 3] but is exact anyway; clue 1 1 in `# ? ? #`-like lines: use a case found by search.
-    before = [3, 3, 1, 3, 3, 3]  # clue 3: only cells 3..5 fit, ranges see it too (start 3 only)
-    assert line_technique(((3, 1),), 6, before, [1, 1, 1, 2, 2, 2]) == "overlap"
-
-
-def test_enumeration_is_needed_somewhere():
-    """A line where the block ranges leave a hole: only enumerating the placements removes it."""
-    # clue 1 2 on 5 cells with cell 2 white: 1 at {0,1}... search small lines for an 'enumeration' case
-    rnd = random.Random(3)
-    found = False
-    for _ in range(3000):
-        n = rnd.randint(3, 8)
-        line = [rnd.randint(0, 1) for _ in range(n)]
-        blocks = []
-        i = 0
-        while i < n:
-            if line[i]:
-                j = i
-                while j < n and line[j]:
-                    j += 1
-                blocks.append((j - i, 1))
-                i = j
-            else:
-                i += 1
-        before = [3 if rnd.random() < 0.7 else 1 << line[i] for i in range(n)]
-        bits = [sum(((m >> k) & 1) << i for i, m in enumerate(before)) for k in range(2)]
-        res = solve_line(tuple(blocks), n, bits)
-        after = [sum(((res[k] >> i) & 1) << k for k in range(2)) for i in range(n)]
-        if after != before and line_technique(tuple(blocks), n, before, after) == "enumeration":
-            found = True
-            break
-    assert found
-
-
 # ----------------------------------------------------------------------------- the command
 
 
@@ -393,6 +310,7 @@ def test_cli_json_replays_to_the_engine_solution(tmp_path):
     final = check_steps(puzzle, doc)
     assert grid_of(puzzle, final) == native_first(puzzle).solutions[0]
     assert doc["format"] == "nonocp-explain/1"
+    assert all(s["text"] for s in doc["steps"])
 
 
 def test_cli_text_and_max_steps():
@@ -416,6 +334,7 @@ def test_cli_svg_writes_one_picture_per_step_and_an_index(tmp_path):
     res = runner.invoke(app, ["explain", str(PUZZLES / "rainbow.non"), "--format", "svg", "--output", str(out)])
     assert res.exit_code == 0, res.output
     doc = explanation_json(explain(load(str(PUZZLES / "rainbow.non"))[0]))
+    assert doc["steps"] and "text" not in doc["steps"][0]  # sentences come from the presentation layer
     svgs = sorted(p.name for p in out.glob("step-*.svg"))
     assert len(svgs) == len(doc["steps"]) + 1  # the empty grid first
     index = (out / "index.html").read_text()
@@ -435,3 +354,68 @@ def test_cli_svg_needs_a_folder(tmp_path):
     assert res.exit_code == 2
     res = runner.invoke(app, ["explain", str(Path(tmp_path) / "missing.non")])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_cli_all_lists_every_solution_with_its_guesses():
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--all", "--no-grid"])
+    assert res.exit_code == 0, res.output
+    assert "9 solutions in all." in res.stdout
+    assert len(re.findall(r"^solution \d+ \(step \d+\): \d+ guess(es)? in force", res.stdout, re.M)) == 9
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--solutions", "2", "-f", "json"])
+    doc = json.loads(res.stdout)
+    assert len(doc["solutions"]) == 2 and not doc["exhaustive"] and doc["status"] == "multiple"
+    sols = get_backend("native").solve(load(str(PUZZLES / "smiley.non"))[0], SolveOptions(max_solutions=None))
+    every = {tuple(g.to_strings(load(str(PUZZLES / "smiley.non"))[0].palette)) for g in sols.solutions}
+    assert all(tuple(s["rows"]) in every for s in doc["solutions"])
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--solutions", "0"])
+    assert res.exit_code == 2
+
+
+def test_text_report_is_bounded():
+    """A big explanation's text stops drawing grids past the size bound or the deadline, and says so."""
+    from nonocp.render.steps_text import text_report
+
+    ex = explain(load(str(PUZZLES / "gen-bw-20x20.non"))[0])
+    full = text_report(ex, max_chars=None)
+    assert full.count("Step ") == len(ex.steps)
+    small = text_report(ex, max_chars=20_000)
+    assert len(small) < 45_000 and "(no more grids: the output limit was reached)" in small
+    tiny = text_report(ex, max_chars=3_000)
+    assert len(tiny) < 8_000 and "more steps left out" in tiny
+    late = text_report(ex, deadline=0.0)  # long past: words only after the first sixteen steps
+    assert "(no more grids: the time limit was reached)" in late and late.count("Step ") == len(ex.steps)
+    assert len(late) < len(full) / 2
+
+
+def test_cli_svg_index_pages_through_the_steps(tmp_path):
+    out = tmp_path / "steps"
+    res = runner.invoke(app, ["explain", str(PUZZLES / "heart.non"), "--format", "svg", "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    index = (out / "index.html").read_text()
+    assert 'id="back"' in index and 'id="next"' in index and "ArrowLeft" in index and "ArrowRight" in index
+
+
+@pytest.mark.slow
+def test_svg_index_keys_in_headless_chromium(tmp_path):
+    """The arrow keys and buttons of the index page, in a real browser (skipped without chromium)."""
+    import shutil
+    import subprocess
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not installed")
+    out = tmp_path / "steps"
+    runner.invoke(app, ["explain", str(PUZZLES / "heart.non"), "--format", "svg", "--output", str(out)])
+    (out / "keys.html").write_text(
+        '<!DOCTYPE html><html><head><title>none</title></head><body><iframe id="f" src="index.html#3"></iframe>'
+        "<script>document.getElementById('f').onload = function () { var d = this.contentDocument;"
+        "['ArrowRight', 'ArrowRight', 'ArrowLeft'].forEach(function (k) {"
+        "d.dispatchEvent(new KeyboardEvent('keydown', {key: k})); });"
+        "d.getElementById('next').click(); d.getElementById('next').click();"
+        "document.title = d.getElementById('where').textContent + ' / ' + d.getElementById('picture')"
+        ".getAttribute('src'); };</script></body></html>")
+    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                          "--virtual-time-budget=5000", "--dump-dom", (out / "keys.html").as_uri()],
+                         capture_output=True, text=True, timeout=120).stdout
+    n = len(list(out.glob("step-*.svg"))) - 1
+    assert f"<title>step 6 of {n} / step-0006.svg</title>" in dom

@@ -10,8 +10,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 SRC = Path(__file__).resolve().parent.parent / "src" / "nonocp"
 
 # lowest first; a folder not listed here fails the test until it is given a layer
@@ -68,7 +66,6 @@ def test_every_folder_has_a_layer():
     assert not unlisted, f"give these packages a layer in tests/test_layers.py: {unlisted}"
 
 
-@pytest.mark.xfail(strict=True, reason="analysis/explain.py still has its own search and sentences")
 def test_imports_run_down_the_layers():
     bad = []
     for module, path in _modules().items():
@@ -88,7 +85,6 @@ def test_imports_run_down_the_layers():
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="analysis/explain.py still has its own search and sentences")
 def test_nothing_above_the_engines_reaches_into_them():
     engines = _layer_of("engines")
     bad = []

@@ -15,7 +15,14 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle, line_clue
 from nonocp.core.result import Status
 from nonocp.engines import SolveOptions, get_backend
-from nonocp.engines.native import NativeBackend, possible_colours, propagate_and_probe
+from nonocp.engines.native import (
+    LineDeduction,
+    NativeBackend,
+    ProbeAgreement,
+    ProbeContradiction,
+    possible_colours,
+    propagate_and_probe,
+)
 from nonocp.engines.native.cdcl import Cdcl
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.search import all_remaining_cells
@@ -116,20 +123,20 @@ def test_propagate_and_probe_fixpoint_and_trace_replay():
             grid = random_grid(rng, 12, 9, ncol, 0.65)
             puzzle = puzzle_from_grid(grid, palette_of(ncol))
             trace: list = []
-            masks, contradiction, stats = propagate_and_probe(puzzle, trace=trace)
+            masks, contradiction, stats = propagate_and_probe(puzzle, observer=trace.append)
             assert not contradiction and len(masks) == 12 * 9
             # sound: every solution lies inside the masks; in particular the source grid
             for r in range(9):
                 for c in range(12):
                     assert (masks[r * 12 + c] >> grid.cells[r][c]) & 1
-            # replay: applying the recorded steps in order to full domains gives the same masks, and every
-            # step only narrows
+            # replay: applying the reported events in order to full domains gives the same masks, every
+            # event only narrows, and each says what the cell was before
             full = (1 << ncol) - 1
             replay = [full] * (12 * 9)
-            for step in trace:
-                assert step.kind in ("row", "col") and step.technique in (
-                    "line", "probe-contradiction", "probe-agreement")
-                for r, c, m in step.changes:
+            for event in trace:
+                assert isinstance(event, (LineDeduction, ProbeContradiction, ProbeAgreement))
+                for r, c, old, m in event.changes:
+                    assert old == replay[r * 12 + c]
                     assert m & ~replay[r * 12 + c] == 0 and m != replay[r * 12 + c]
                     replay[r * 12 + c] = m
             assert replay == masks

@@ -9,9 +9,12 @@ Verdicts, from easiest:
 * `MULTIPLE`: two or more solutions; `NONE`: no solution;
 * `UNKNOWN`: the time limit ran out first.
 
-The counts come from the explanation of the solving (nonocp.analysis.explain): steps, line steps, probe steps
-(probes that deduced something), probe trials (every assumption the engine tried), guesses and
-backtracks on the way to the first solution, and the deepest nesting of guesses.
+The verdict comes from the walk over the solutions (nonocp.analysis.explain with `all_solutions`, up to
+`max_solutions`, default 2: enough to tell unique from multiple): no solution, several, or one reached with
+no guess (LINE or PROBE by what it needed) or with guesses (BRANCH). Beside it: the guesses each solution
+rests on (`guesses_per_solution`: the guesses in force when it was reached), and, on the way to the first
+solution, the steps, line steps, probe steps (probes that deduced something), probe trials (every
+assumption the engine tried), guesses and backtracks, and the deepest nesting of guesses.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ class Rating:
     stalled_unknown: int | None  # undecided cells when line logic first stalled (None: it never did)
     seconds: float
     status: Status | None
+    guesses_per_solution: tuple[int, ...] = ()  # per solution reached, the guesses in force
+    exhaustive: bool = False  # guesses_per_solution covers every solution
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -56,7 +61,11 @@ class Rating:
                     f"{self.steps} steps.")
         if self.verdict == "MULTIPLE":
             how = f" after {self.guesses} guesses" if self.guesses else ""
-            return f"MULTIPLE: two or more solutions; the first is reached in {self.steps} steps{how}."
+            n = len(self.guesses_per_solution)
+            count = f"{n} solutions" if self.exhaustive else f"{n} or more solutions"
+            per = ", ".join(str(g) for g in self.guesses_per_solution)
+            return (f"MULTIPLE: {count}; the first is reached in {self.steps} steps{how}; "
+                    f"guesses per solution: {per}.")
         if self.verdict == "NONE":
             return f"NONE: no solution; the contradiction is reached in {self.steps} steps."
         return f"UNKNOWN: the time limit ran out after {self.steps} steps."
@@ -73,6 +82,8 @@ class Rating:
             "backtracks": self.backtracks,
             "depth": self.depth,
             "stalled_unknown": self.stalled_unknown,
+            "guesses_per_solution": list(self.guesses_per_solution),
+            "exhaustive": self.exhaustive,
             "seconds": round(self.seconds, 4),
             "summary": self.summary,
         }
@@ -85,34 +96,49 @@ def verdict_of(ex: Explanation) -> str:
         return "NONE"
     if ex.status is Status.MULTIPLE:
         return "MULTIPLE"
-    if ex.count("guess") or ex.count("all-remaining-cells"):
+    first = _first_solution(ex)
+    on_the_way = ex.steps[:first + 1]
+    if any(s.kind in ("guess", "all-remaining-cells") for s in on_the_way):
         return "BRANCH"
-    if ex.count("probe-contradiction") or ex.count("probe-agreement"):
+    if any(s.kind in ("probe-contradiction", "probe-agreement") for s in on_the_way):
         return "PROBE"
     return "LINE"
 
 
+def _first_solution(ex: Explanation) -> int:
+    """The index of the first solution step (the last step when there is none)."""
+    return next((i for i, s in enumerate(ex.steps) if s.kind == "solution"), len(ex.steps) - 1)
+
+
 def rating_of(ex: Explanation) -> Rating:
-    counts = ex.counts
-    stalled = next((i for i, s in enumerate(ex.steps) if s.kind != "line"), None)
+    steps = ex.steps[:_first_solution(ex) + 1]
+    stalled = next((i for i, s in enumerate(steps) if s.kind != "line"), None)
     stalled_unknown = None
-    if stalled is not None and ex.steps[stalled].kind != "contradiction":
-        stalled_unknown = ex.steps[stalled - 1].unknown if stalled else ex.puzzle.width * ex.puzzle.height
+    if stalled is not None and steps[stalled].kind not in ("contradiction", "solution"):
+        stalled_unknown = steps[stalled - 1].unknown if stalled else ex.puzzle.width * ex.puzzle.height
+
+    def count(*kinds: str) -> int:
+        return sum(1 for s in steps if s.kind in kinds)
+
     return Rating(
         verdict=verdict_of(ex),
-        steps=counts["steps"],
-        line_steps=counts["line"],
-        probes=counts["probes"],
+        steps=len(steps),
+        line_steps=count("line"),
+        probes=count("probe-contradiction", "probe-agreement"),
         probe_trials=int(ex.engine_stats.get("probes", 0)),
-        guesses=counts["guesses"],
-        backtracks=counts["backtracks"],
-        depth=counts["max_depth"],
+        guesses=count("guess"),
+        backtracks=count("backtrack"),
+        depth=max((s.depth for s in steps), default=0),
         stalled_unknown=stalled_unknown,
         seconds=ex.seconds,
         status=ex.status,
+        guesses_per_solution=tuple(s.depth for s in ex.solutions),
+        exhaustive=ex.exhaustive,
     )
 
 
-def rate(puzzle: Puzzle, time_limit: float | None = None) -> Rating:
-    """The difficulty verdict of `puzzle` (see the module docstring)."""
-    return rating_of(explain(puzzle, time_limit=time_limit, classify=False))
+def rate(puzzle: Puzzle, time_limit: float | None = None, max_solutions: int | None = 2) -> Rating:
+    """The difficulty verdict of `puzzle` (see the module docstring); `max_solutions` bounds the walk over
+    the solutions (None: all of them)."""
+    return rating_of(explain(puzzle, time_limit=time_limit, classify=False, all_solutions=True,
+                             max_solutions=max_solutions))

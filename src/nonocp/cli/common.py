@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import NoReturn, TypeVar
+from typing import NoReturn
 
 import typer
 
@@ -20,8 +19,6 @@ EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
 EXIT_DISAGREE = 4
 EXIT_INTERRUPTED = 130
-
-T = TypeVar("T")
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -59,22 +56,22 @@ def load_puzzles(path: str, fmt: str | None = None):
     Puzzles whose colour totals differ are kept: they are well-formed and their answer is `none`
     (Puzzle.count_mismatch; solve() answers without an engine).
     """
-    from nonocp.core.errors import InvalidPuzzleError
     from nonocp.formats import load
 
-    puzzles = load(path, fmt)
+    return validated(load(path, fmt), path)
+
+
+def validated(puzzles, where: str):
+    """`puzzles` after validate(); InvalidPuzzleError naming `where` (and the puzzle of a bundle) otherwise."""
+    from nonocp.core.errors import InvalidPuzzleError
+
     for i, p in enumerate(puzzles, 1):
         try:
             p.validate()
         except InvalidPuzzleError as e:
-            where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
-            raise InvalidPuzzleError(f"{where}: {e}") from None
+            at = f"{where} (puzzle {i})" if len(puzzles) > 1 else where
+            raise InvalidPuzzleError(f"{at}: {e}") from None
     return puzzles
-
-
-def call_guarded(fn: Callable[[], T]) -> T:
-    with guarded():
-        return fn()
 
 
 # --- output ---------------------------------------------------------------------------------------
@@ -111,6 +108,8 @@ def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> No
             fail(f"{path}: refusing to overwrite the input file; choose another output")
     if os.path.isdir(path):
         fail(f"{path}: is a directory; give a file name")
+    import tempfile  # only the commands that write files need it
+
     directory = os.path.dirname(os.path.abspath(path))
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
@@ -126,6 +125,12 @@ def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> No
         with suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def numbered(path: str, index: int) -> str:
+    """`out.svg` -> `out-3.svg`: one picture file per puzzle when there are several."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{index}{ext}"
 
 
 def _umask() -> int:

@@ -34,8 +34,8 @@ ENCODINGS: dict[str, tuple[TemplateFn, ...]] = {
     "blocks": (blocks_template,),
     "both": (blocks_template, automaton_template),
 }
-# blocks: fewer clauses, and the fastest of the three on the whole survey set (benchmarks/README.md,
-# "sat engine").
+# blocks: fewer clauses, and the fastest of the three on the whole survey set (benchmarks/results/sat.md,
+# "Encodings").
 DEFAULT_ENCODING = "blocks"
 
 TRUE = 1  # variable 1 is fixed true by a unit clause; cell constants are +TRUE / -TRUE
@@ -107,8 +107,9 @@ def encode_puzzle(
     fixed: Mapping[tuple[int, int], int] | None = None,
 ) -> PuzzleCnf:
     """The CNF of `puzzle`, optionally restricted to the colours `domains` and `fixed` allow per cell."""
-    # Millions of small clause lists make the cyclic garbage collector rescan the growing heap again
-    # and again (measured: 36 s instead of 0.5 s on a 55x60 puzzle); none of them can form a cycle.
+    # Millions of small clause lists make the cyclic garbage collector rescan the growing heap again and
+    # again, many times the encoding's own work (benchmarks/results/sat.md, "Building the CNF"); none of
+    # them can form a cycle.
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -12,53 +12,50 @@ Several solutions (`max_solutions`, default 2, so that every answer says whether
   its learnt clauses and phases from one solution to the next.
 - "block" (`cpsat:block`): solve, add a clause saying "differ from every solution found so far", solve
   again, until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further
-  solution exists). Every solve starts from scratch, full presolve included.
-  Measured on the webpbn survey set (benchmarks/bench_cpsat.py, 14 puzzles both decided on a heavily
-  shared machine): enumerate 13.7 CPU s in total, block 23.8; enumerate also decided two puzzles that
-  block did not within the limit. Paying the presolve twice is what costs block on easy puzzles.
+  solution exists). Every solve starts from scratch, full presolve included, which is what makes block
+  slower on the survey set (benchmarks/results/cpsat.md, "Several solutions: enumerate or block").
 
-ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
+ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay for it.
 
 Time limit: `time_limit` is a budget for the whole call, counted from after the ortools import (the
-import is no search and cannot be interrupted: 8-14 s here on a loaded machine, most of it pandas; it is
-reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
+import is no search and cannot be interrupted, and takes seconds on a loaded machine, most of it pandas; it
+is reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
 solve (the enumeration, each block-and-resolve re-solve) gets only what is left of it. When the budget
 runs out the answer is `timeout` with the solutions found so far (or `multiple` if two were found).
 What is left over: CP-SAT checks its limit between steps, and some steps cannot be interrupted (the
-automaton expansion at the start of presolve, single presolve passes): on Knotty with a 0.5 s budget
-CP-SAT returned after 0.6-3.3 s here (load ~7). That overrun grows with the model and the machine's load.
+automaton expansion at the start of presolve, single presolve passes), so it may answer a few seconds
+late on a big model and a loaded machine (benchmarks/results/time-limits.md, "cpsat").
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, Stat, Stats
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
 
 UNIQUENESS_MODES = ("block", "enumerate")
 CELL_MODELS = ("int", "bool")
-# Measured on the webpbn survey set on 2 shared cores (models/README.md): one worker was at least as
-# fast as two, so the default is 1 (deterministic too). `workers=0` asks CP-SAT for all cores.
+# One worker: deterministic, and at least as fast as two on the survey set on 2 shared cores
+# (benchmarks/results/cpsat.md, "Workers"). `workers=0` asks CP-SAT for all cores.
 DEFAULT_WORKERS = 1
 # How much probing CP-SAT does before its search (`--option probing=light|full`). "full" is CP-SAT's own
 # default: up to three presolve rounds, each probing up to 1 unit of deterministic time, and another
-# probing pass of up to 1 unit when the search starts. On these models every pass derives ~200k binary
-# clauses and the later ones fix almost nothing (Nature: 3,388 cells/literals fixed by the first round,
-# 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
-# at 0.1: faster in total on the numbered survey puzzles, every one decided either way (benchmarks/README.md,
-# "cpsat engine").
+# probing pass of up to 1 unit when the search starts. On these models the later rounds fix almost nothing
+# that the first did not, so "light" keeps one presolve round and caps the search-start probing at 0.1:
+# faster in total on the numbered survey puzzles, every one decided either way (benchmarks/results/cpsat.md,
+# "The survey set").
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
@@ -180,6 +177,7 @@ def build_model(
     fixed: dict[tuple[int, int], int] | None = None,
     cut_domains: bool = True,
     deadline: float | None = None,
+    count_runs: str = "starts",
 ) -> NonogramModel:
     """One variable per cell (domain cut by both lines), one automaton per row and column.
 
@@ -191,6 +189,11 @@ def build_model(
     """
     if cell_model not in CELL_MODELS:
         raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
+    if puzzle.has_counts:  # count-and-contiguity clues: their own model (cardinality and runs per colour)
+        from nonocp.engines.cpsat_counts import build_counts_model
+
+        return build_counts_model(puzzle, _cp_model(), NonogramModel, fixed, cut_domains,
+                                  lambda: _check_deadline(deadline), count_runs)
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()
@@ -282,19 +285,45 @@ class _Collector:
         return Collector(*args, **kwargs)
 
 
-class CpsatBackend:
+class CpsatBackend(Backend):
     """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,plain`, ...) or
     `extra={"uniqueness": ..., "cell_model": ..., "cut_domains": ..., "probing": ...}` choose the
     uniqueness mode, the colour cell model, whether cell domains are first cut by each line and how much
     CP-SAT probes (see DEFAULT_PROBING). `plain` is the textbook model with CP-SAT's own parameters:
-    domains not cut, full probing."""
+    domains not cut, full probing. Raw CP-SAT parameters for experiments: `extra={"params": {...}}`."""
 
     name = "cpsat"
-    # `solve --option`
-    OPTIONS = {"uniqueness": UNIQUENESS_MODES, "cell_model": CELL_MODELS, "cut_domains": bool,
-               "probing": PROBING_LEVELS}
+    # comma-separated and combinable: `cpsat:block,bool`
+    variants = (*UNIQUENESS_MODES, *CELL_MODELS, "plain")
+    options = Options(
+        Option("uniqueness", UNIQUENESS_MODES, "enumerate", "several solutions by one enumeration or by re-solving"),
+        Option("cell_model", CELL_MODELS, "int", "a colour cell as one integer or one Boolean per colour"),
+        Option("cut_domains", bool, True, "cut each cell's colours by its row and column first"),
+        Option("probing", PROBING_LEVELS, DEFAULT_PROBING, "how much CP-SAT probes before its search"),
+        Option("count_runs", ("starts", "automaton"), "starts",
+               "count clues: runs by run-start Booleans or by an automaton (engines/cpsat_counts.py)"),
+    )
+    # no proofs (CP-SAT writes none); no solution callback: its own callback runs inside the C++ search
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    stats = Stats(
+        Stat("uniqueness", str, "enumerate or block"),
+        Stat("cell_model", str, "int or bool (always bool in black and white)"),
+        Stat("workers", int, "CP-SAT workers"),
+        Stat("probing", str, "light or full"),
+        Stat("import_seconds", float, "importing ortools (not counted in the time limit)"),
+        Stat("build_seconds", float, "building the model"),
+        Stat("fixed_cells", int, "cells fixed before search (one colour left)"),
+        Stat("solves", int, "CP-SAT solve calls"),
+        Stat("conflicts", int, "CP-SAT conflicts, all solves"),
+        Stat("branches", int, "CP-SAT branches, all solves"),
+        Stat("wall_time", float, "CP-SAT's own wall time, all solves"),
+        Stat("deterministic_time", float, "CP-SAT's work measure, not inflated by a busy machine"),
+        Stat("repeated_solutions", int, "solutions CP-SAT reported twice in an enumeration (ignored)"),
+        always=("uniqueness", "solves", "conflicts", "build_seconds"),
+    )
 
     def __init__(self, variant: str = "") -> None:
+        self.variant = variant
         self.uniqueness = "enumerate"
         self.cell_model = "int"
         self.cut_domains = True
@@ -308,8 +337,7 @@ class CpsatBackend:
                 self.cut_domains = False
                 self.probing = "full"
             else:
-                known = ", ".join((*UNIQUENESS_MODES, *CELL_MODELS, "plain"))
-                raise NonocpError(f"cpsat: unknown variant {part!r}; choose from {known}")
+                raise BackendUnavailable(f"cpsat: unknown variant {part!r}; choose from {', '.join(self.variants)}")
 
     def available(self) -> bool:
         # find_spec on the dotted name would import ortools/__init__ (and `logging`); checking the top
@@ -322,28 +350,28 @@ class CpsatBackend:
         )
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         try:
             return f"ortools {importlib.metadata.version('ortools')}"
         except importlib.metadata.PackageNotFoundError:
             return "ortools (version unknown)"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        # Import first, then start the clock: the import is no search, cannot be interrupted, and was
-        # 8-14 s here on a loaded machine (pandas); counting it made a 30 s budget run out before the
-        # first solve. It is reported on its own (0 once ortools is loaded).
+        # Import first, then start the clock: the import is no search, cannot be interrupted, and takes
+        # seconds on a loaded machine; counting it made a 30 s budget run out before the first solve
+        # (benchmarks/results/time-limits.md, "cpsat"). It is reported on its own (0 once ortools is loaded).
         before_import = time.monotonic()
         _cp_model()
         start = time.monotonic()
         import_seconds = start - before_import
         deadline = options.deadline(start)
         extra = options.extra or {}
-        uniqueness = extra.get("uniqueness", self.uniqueness)
-        if uniqueness not in UNIQUENESS_MODES:
-            raise NonocpError(f"cpsat: unknown uniqueness mode {uniqueness!r}")
-        cell_model = extra.get("cell_model", self.cell_model)
-        probing = extra.get("probing", self.probing)
-        if probing not in PROBING_LEVELS:
-            raise NonocpError(f"cpsat: unknown probing level {probing!r}; choose from {', '.join(PROBING_LEVELS)}")
+        get = self.options.get
+        uniqueness = get(extra, "uniqueness", self.name, self.uniqueness)
+        cell_model = get(extra, "cell_model", self.name, self.cell_model)
+        probing = get(extra, "probing", self.name, self.probing)
+        cut_domains = get(extra, "cut_domains", self.name, self.cut_domains)
         # CP-SAT parameters for every solve of this call: the probing level's, then raw ones for experiments
         # and benchmarks (extra={"params": {"symmetry_level": 0}}), which win
         params = {**(LIGHT_PROBING_PARAMS if probing == "light" else {}), **extra.get("params", {})}
@@ -368,7 +396,8 @@ class CpsatBackend:
         solutions: list[Grid] = []
         built: NonogramModel | None
         try:
-            built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains), deadline)
+            built = build_model(puzzle, cell_model, options.fixed, cut_domains, deadline,
+                                get(extra, "count_runs", self.name))
         except OutOfTime:  # the budget ran out before the model was complete: no search at all
             built = None
         if built is None:

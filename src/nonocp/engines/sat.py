@@ -27,7 +27,6 @@ pysat is imported only here.
 from __future__ import annotations
 
 import dataclasses
-import importlib.metadata
 import importlib.util
 import os
 import threading
@@ -35,12 +34,13 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from nonocp.core.errors import BackendUnavailable, NonocpError
+from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Proof, SolveResult, status_of
 from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
-from nonocp.engines.contract import SolveOptions
+from nonocp.encode.counts_cnf import encode_counts
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.forked import call_in_child, fork_available
 
 DEFAULT_SOLVER = "cadical195"
@@ -57,8 +57,8 @@ NON_INCREMENTAL = frozenset({"kissat404"})
 # After a non-incremental solver's first solution, the remaining rounds (another solution, or the proof that
 # none is left) go to this incremental solver, seeded with every blocking clause and with the last solution
 # as its phases, so that it searches near that solution first: guided, CaDiCaL finds a second solution of
-# Knotty or Faase in about a thousand conflicts, where unguided it (or a fresh Kissat per round) needs minutes
-# (benchmarks/README.md, "sat engine").
+# Knotty or Faase at once, where unguided it (or a fresh Kissat per round) needs minutes
+# (benchmarks/results/sat.md, "Kissat first, CaDiCaL guided").
 FOLLOW_UP_SOLVER = "cadical195"
 # how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
 BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
@@ -72,14 +72,14 @@ HARD_STOP_GRACE = 0.5
 # The value a solver tries first on a cell variable it decides: "background" sets every cell's background
 # literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
 # "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
-# Background first helped on big survey pictures and hurt on tournament puzzles (benchmarks/README.md,
-# "sat engine"), so the solver's own stays the default.
+# Background first helped on big survey pictures and hurt on tournament puzzles (benchmarks/results/sat.md,
+# "Initial phase"), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
 
 
 class _Settings(NamedTuple):
-    """The sat engine's options (SatBackend.OPTIONS) as one solve uses them."""
+    """The sat engine's options (SatBackend.options) as one solve uses them."""
 
     encoding: str
     phase: str
@@ -98,17 +98,50 @@ def canonical_solver_name(name: str) -> str:
     raise BackendUnavailable(f"sat: pysat has no solver called {name!r}")
 
 
-class SatBackend:
+class SatBackend(Backend):
     name = "sat"
-    OPTIONS = {"encoding": tuple(ENCODINGS), "phase": PHASES}  # settable by `nonocp solve --option`
+    # any solver pysat knows, by name or alias (checked by canonical_solver_name); the usual ones:
+    variants = ("cadical195", "glucose4", "minisat22", "lingeling", "kissat404")
+    options = Options(
+        Option("encoding", tuple(ENCODINGS), DEFAULT_ENCODING, "how each line's clue becomes clauses"),
+        Option("phase", PHASES, DEFAULT_PHASE, "the value the solver tries first for a cell"),
+    )
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
+    stats = Stats(
+        Stat("solver", str, "the pysat solver of the first round"),
+        Stat("encoding", str, "blocks, automaton or both (counts: a count-clue puzzle's own encoding)"),
+        Stat("variables", int, "CNF variables"),
+        Stat("clauses", int, "CNF clauses before any blocking clause"),
+        Stat("cell_variables", int, "variables that stand for a cell's colour"),
+        Stat("encode_seconds", float, "building the CNF"),
+        Stat("load_seconds", float, "loading it into the solver(s)"),
+        Stat("solve_seconds", float, "in the solver's solve calls"),
+        Stat("solves", int, "solve calls (one per solution found, plus the last UNSAT)"),
+        Stat("blocking_clauses", int, "clauses added to forbid solutions found"),
+        Stat("follow_up_solver", str, "the incremental solver of the later rounds after a one-shot one"),
+        Stat("phase", str, "the initial phase, when set (background)"),
+        Stat("conflicts", int, "the solver's conflicts (solvers that report them)"),
+        Stat("decisions", int, "the solver's decisions"),
+        Stat("propagations", int, "the solver's propagations"),
+        Stat("restarts", int, "the solver's restarts"),
+        Stat("proof_seconds", float, "the one-shot proof solve"),
+        Stat("proof_solver", str, "the solver that traced the proof"),
+        Stat("proof_status", str, "written, timeout, or sat (not a refutation)"),
+        Stat("proof_lines", int, "lines of the DRAT proof"),
+        Stat("killed_at_time_limit", bool, "the forked search was killed at the time limit"),
+        always=("solver", "encoding"),
+    )
 
     def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
+        self.variant = variant
         self.solver_name = canonical_solver_name(variant) if self.available() else variant
 
     def available(self) -> bool:
         return importlib.util.find_spec("pysat") is not None
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         return f"python-sat {importlib.metadata.version('python-sat')} ({self.solver_name})"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
@@ -130,12 +163,9 @@ class SatBackend:
         return self._solve(puzzle, options, self._settings(options), start, options.deadline(start), on_solution)
 
     def _settings(self, options: SolveOptions) -> _Settings:
-        """The engine's own options from `options.extra`, read once and checked against OPTIONS."""
-        settings = _Settings(options.extra.get("encoding", DEFAULT_ENCODING), options.extra.get("phase", DEFAULT_PHASE))
-        for key, value in settings._asdict().items():
-            if value not in self.OPTIONS[key]:
-                raise NonocpError(f"sat: unknown {key} {value!r}; choose from {', '.join(self.OPTIONS[key])}")
-        return settings
+        """The engine's own options from `options.extra`, read once and checked against its schema."""
+        extra = options.extra
+        return _Settings(self.options.get(extra, "encoding", self.name), self.options.get(extra, "phase", self.name))
 
     def _solve(
         self,
@@ -147,7 +177,10 @@ class SatBackend:
         on_solution: Callable[[Grid, int], None] | None,
         on_searched: Callable[[SolveResult], None] | None = None,
     ) -> SolveResult:
-        cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
+        if puzzle.has_counts:  # count-and-contiguity clues: their own encoding, with pysat's cardinality constraints
+            cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
+        else:
+            cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
         search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
@@ -338,6 +371,20 @@ class _Search:
                 self.stats[key] = self.stats.get(key, 0) + int(acc[key])
 
 
+# The pysat encoding of count clues' cardinality constraints (benchmarks/results/count-clues.md, "sat").
+CARDINALITY_ENCODING = "seqcounter"
+
+
+def pysat_cardinality(lits: list[int], bound: int, relation: str, top: int) -> tuple[list[list[int]], int]:
+    """encode.counts_cnf's cardinality constraints by pysat (CardEnc): `relation` ("equals" or "atleast")
+    `bound` of `lits`, auxiliary variables above `top`. (clauses, new top)."""
+    from pysat.card import CardEnc, EncType
+
+    encode = CardEnc.equals if relation == "equals" else CardEnc.atleast
+    cnf = encode(lits=lits, bound=bound, top_id=top, encoding=getattr(EncType, CARDINALITY_ENCODING))
+    return cnf.clauses, max(top, cnf.nv)
+
+
 def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:
     """solver.solve(), stopped at `deadline` (a time.monotonic() value): True / False, or None if stopped.
 
@@ -346,8 +393,9 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
     - conflict budgets: CaDiCaL's interrupt() raises NotImplementedError in pysat, so it runs in slices of
       `conf_budget` conflicts (SLICE_SCHEDULE) with the clock checked in between; the solver keeps what it
       learnt from one slice to the next. The slice sizes follow a fixed schedule rather than the measured
-      speed: slices sized by speed made the search depend on the machine's load (the same solve of Sierp
-      took 3x more conflicts on one run than another).
+      speed: slices sized by speed made the search depend on the machine's load (the same solve took very
+      different numbers of conflicts from one run to the next: benchmarks/results/sat.md, "Fixed conflict
+      slices").
     Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
     """
     if deadline is None or solver_name in UNSTOPPABLE:

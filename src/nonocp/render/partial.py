@@ -39,33 +39,57 @@ def cell_text(puzzle: Puzzle, mask: int) -> str:
     return "".join(cell_symbol(puzzle, k) for k in range(len(puzzle.palette)) if (mask >> k) & 1)
 
 
+class PartialText:
+    """render_partial_text for many grids of one puzzle: the clue layout is worked out once."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        palette = puzzle.palette
+        self.row_tokens = [" ".join(clue_tokens(c, palette)) for c in puzzle.rows]
+        self.col_tokens = [clue_tokens(c, palette) for c in puzzle.cols]
+        self.clue_width = max(len(t) for toks in self.col_tokens for t in toks)
+        self.margin = max(len(t) for t in self.row_tokens)
+        self.depth = max(len(t) for t in self.col_tokens)
+        self.cell_texts: dict[int, str] = {}
+        self.headers: dict[int, list[str]] = {}
+
+    def render_cell(self, m: int) -> str:
+        t = self.cell_texts.get(m)
+        if t is None:
+            t = self.cell_texts[m] = cell_text(self.puzzle, m)
+        return t
+
+    def header(self, cw: int) -> list[str]:
+        """The column clues and the frame line above the grid, for cells `cw` characters wide."""
+        out = self.headers.get(cw)
+        if out is None:
+            out = []
+            for k in range(self.depth):
+                parts = []
+                for toks in self.col_tokens:
+                    i = k - (self.depth - len(toks))
+                    parts.append((toks[i] if i >= 0 else "").rjust(cw))
+                out.append((" " * (self.margin + 3) + " ".join(parts)).rstrip())
+            out.append((" " * (self.margin + 1) + "+" + "-" * (self.puzzle.width * (cw + 1))).rstrip())
+            self.headers[cw] = out
+        return out
+
+    def render(self, masks: Sequence[int], changed: Collection[tuple[int, int]] = ()) -> str:
+        puzzle = self.puzzle
+        W = puzzle.width
+        cells = [self.render_cell(m) for m in masks]
+        cw = max(max(len(t) for t in cells), self.clue_width)
+        changed_set = set(changed)
+        out = list(self.header(cw))
+        for r, toks in enumerate(self.row_tokens):
+            parts = [cells[r * W + c].rjust(cw) + ("*" if (r, c) in changed_set else " ") for c in range(W)]
+            out.append((toks.rjust(self.margin) + " |" + (" " + "".join(parts)).rstrip()).rstrip())
+        return "\n".join(out) + "\n"
+
+
 def render_partial_text(puzzle: Puzzle, masks: Sequence[int], changed: Collection[tuple[int, int]] = ()) -> str:
     """The clues around a partial grid, as plain text; a cell the step changed is followed by `*`."""
-    palette = puzzle.palette
-    W = puzzle.width
-    changed_set = set(changed)
-    cells = [[cell_text(puzzle, masks[r * W + c]) for c in range(W)] for r in range(puzzle.height)]
-    row_tokens = [clue_tokens(c, palette) for c in puzzle.rows]
-    col_tokens = [clue_tokens(c, palette) for c in puzzle.cols]
-    longest_cell = max((len(t) for row in cells for t in row), default=1)
-    cw = max(longest_cell, max(len(t) for toks in col_tokens for t in toks))
-    margin = max(len(" ".join(t)) for t in row_tokens)
-    depth = max(len(t) for t in col_tokens)
-    out = []
-    for k in range(depth):
-        parts = []
-        for toks in col_tokens:
-            i = k - (depth - len(toks))
-            parts.append((toks[i] if i >= 0 else "").rjust(cw))
-        out.append(" " * (margin + 3) + " ".join(parts))
-    out.append(" " * (margin + 1) + "+" + "-" * (W * (cw + 1)))
-    for r, toks in enumerate(row_tokens):
-        parts = []
-        for c in range(W):
-            mark = "*" if (r, c) in changed_set else " "
-            parts.append(cells[r][c].rjust(cw) + mark)
-        out.append(" ".join(toks).rjust(margin) + " |" + (" " + "".join(parts)).rstrip())
-    return "\n".join(line.rstrip() for line in out) + "\n"
+    return PartialText(puzzle).render(masks, changed)
 
 
 def _n(v: float) -> str:
@@ -105,6 +129,9 @@ def render_partial_svg(
                        f'height="{_n(lab.size - 2)}" rx="2" fill="{lab.fill}"/>')
         out.append(f'<text x="{_n(lab.x + lab.size / 2)}" y="{_n(lab.y + lab.size / 2)}" '
                    f'font-size="{_n(font_size(lab.text, lab.size))}" fill="{lab.ink}">{escape(lab.text)}</text>')
+        if lab.bar:
+            x1, y1, x2, y2 = lab.bar_line()
+            out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke="{lab.ink}"/>')
     out.append("</g>")
     out.append('<g class="cells">')
     ncol = len(palette)
@@ -158,22 +185,62 @@ def _visible_on(rgb: str) -> str:
 
 
 def index_html(title: str, entries: Sequence[tuple[str, str]], summary: str = "") -> str:
-    """A page listing the step pictures in order: entries are (file name, caption)."""
+    """A page to go through the step pictures: entries are (file name, caption).
+
+    One picture at a time with back/next buttons and the arrow keys (Home/End for the first and last), the
+    step number in the address (#12) so that a step can be linked, and every step listed below (all of
+    them shown when JavaScript is off)."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html_escape(title)}</title>",
         "<style>body{font-family:sans-serif;margin:1em}figure{margin:1em 0}"
-        "figcaption{margin-bottom:.3em}img{border:1px solid #ccc}</style>",
+        "figcaption{margin-bottom:.3em}img{border:1px solid #ccc}"
+        "#viewer{display:none}.js #viewer{display:block}.js #steps figure{display:none}"
+        "#nav button{font-size:1em;padding:.3em .8em;margin-right:.4em}#where{margin-left:.4em}"
+        "#steps li.current{font-weight:bold}</style>",
         "</head><body>",
         f"<h1>{html_escape(title)}</h1>",
     ]
     if summary:
         out.append(f"<p>{html_escape(summary)}</p>")
-    out.append("<ol>")
-    for name, caption in entries:
-        out.append(f'<li><figure><figcaption>{html_escape(caption)}</figcaption>'
-                   f'<a href="{html_escape(name)}"><img src="{html_escape(name)}" alt="{html_escape(caption)}">'
-                   f"</a></figure></li>")
-    out.append("</ol></body></html>")
+    out.append('<div id="viewer"><div id="nav"><button id="back" type="button" title="back (left arrow)">'
+               '&#9664; back</button><button id="next" type="button" title="next (right arrow)">next &#9654;'
+               '</button><span id="where"></span></div>'
+               '<figure><figcaption id="caption"></figcaption><img id="picture" alt=""></figure></div>')
+    out.append('<ol id="steps" start="0">')
+    for i, (name, caption) in enumerate(entries):
+        out.append(f'<li id="s{i}"><a href="#{i}" data-file="{html_escape(name)}">{html_escape(caption)}</a>'
+                   f'<figure><a href="{html_escape(name)}"><img src="{html_escape(name)}" '
+                   f'alt="{html_escape(caption)}" loading="lazy"></a></figure></li>')
+    out.append("</ol>")
+    out.append("""<script>
+(function () {
+  document.documentElement.className = "js";
+  var links = Array.prototype.slice.call(document.querySelectorAll("#steps > li > a"));
+  var picture = document.getElementById("picture"), caption = document.getElementById("caption");
+  var where = document.getElementById("where"), current = 0;
+  function show(i) {
+    current = Math.max(0, Math.min(links.length - 1, i));
+    var a = links[current];
+    picture.src = a.getAttribute("data-file");
+    picture.alt = caption.textContent = a.textContent;
+    where.textContent = "step " + current + " of " + (links.length - 1);
+    document.getElementById("back").disabled = current === 0;
+    document.getElementById("next").disabled = current === links.length - 1;
+    links.forEach(function (b, j) { b.parentNode.className = j === current ? "current" : ""; });
+    if (location.hash !== "#" + current) history.replaceState(null, "", "#" + current);
+  }
+  document.getElementById("back").onclick = function () { show(current - 1); };
+  document.getElementById("next").onclick = function () { show(current + 1); };
+  links.forEach(function (a, j) { a.onclick = function (e) { e.preventDefault(); show(j); scrollTo(0, 0); }; });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var to = {ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: links.length - 1}[e.key];
+    if (to !== undefined) { e.preventDefault(); show(to); }
+  });
+  show(parseInt(location.hash.slice(1), 10) || 0);
+})();
+</script>""")
+    out.append("</body></html>")
     return "\n".join(out) + "\n"

@@ -1,5 +1,6 @@
 """`nonocp rate PUZZLE|FOLDER...`: how hard each puzzle is (LINE, PROBE, BRANCH, MULTIPLE, NONE; see
-nonocp.analysis.rate), with the counts behind the verdict.
+nonocp.analysis.rate), with the counts behind the verdict and the guesses each solution rests on
+(`--solutions N` walks to N solutions, 0 to every one; default 2, enough to tell unique from multiple).
 
 One puzzle: its one-line summary and counts. Several (a bundle, several files, folders walked
 recursively): a table, then how many got each verdict. `--format json`: one object per puzzle per line.
@@ -10,35 +11,41 @@ Exit code: 0 every puzzle rated, 3 the time limit ran out on some puzzle, 2 some
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.analysis.rate import VERDICTS, Rating, rate
 from nonocp.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
-    choose,
     fail,
     guarded,
     load_puzzles,
     stdout_is_terminal,
 )
+from nonocp.cli.options import ColorOpt, FromOpt, PuzzlesArg, TimeoutOpt, console, format_option, wants_color
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
 
-FORMATS = ("text", "json")
+if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `nonocp --help`
+    from nonocp.analysis.rate import Rating
 
-PathsArg = Annotated[list[str], typer.Argument(help="Puzzle files or folders.", show_default=False)]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json.")]
-FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
+FORMATS = ("text", "json")
+PathsArg = PuzzlesArg
+FormatOpt = Annotated[str, format_option(FORMATS, "json: one object per puzzle per line")]
+SolutionsOpt = Annotated[
+    int,
+    typer.Option("--solutions", "-n", metavar="N", min=0,
+                 help="Walk to at most N solutions (0 = every one), each with its guesses."),
+]
 
 
 def _size(p: Puzzle) -> str:
     size = f"{p.width}x{p.height}"
-    if not p.palette.is_black_and_white:
+    if p.has_counts:  # every palette colour is a colour (no background)
+        size += f" {len(p.palette)}c counts"
+    elif not p.palette.is_black_and_white:
         size += f" {len(p.palette) - 1}c"
     return size
 
@@ -72,25 +79,25 @@ def rate_command(
     timeout: TimeoutOpt = None,
     fmt: FormatOpt = "text",
     from_fmt: FromOpt = None,
+    solutions: SolutionsOpt = 2,
+    color: ColorOpt = "auto",
 ) -> None:
-    """Rate each puzzle: LINE, PROBE, BRANCH, MULTIPLE or NONE, with steps, probes, guesses and depth."""
-    fmt = choose(fmt, FORMATS, "--format")
-    if timeout is not None and timeout <= 0:
-        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
+    """Rate each puzzle: LINE, PROBE, BRANCH, MULTIPLE or NONE, with steps, probes, guesses per solution and depth."""
+    from nonocp.analysis.rate import rate
+
+    painted = wants_color(color)
     with guarded():
         entries = _entries(paths, from_fmt)
         if not entries:
             fail(f"{' '.join(paths)}: no puzzle files found")
         rows: list[tuple[str, int, Puzzle | None, Rating | None, str | None]] = []
         many = len(entries) > 1
-        console = None
+        screen = None
         if fmt == "text" and many:
-            from rich.console import Console
-
             # a pipe or file gets the whole table at once, not folded to 80 columns
-            console = Console(highlight=False, width=None if stdout_is_terminal() else 200)
+            screen = console(color, width=None if stdout_is_terminal() else 200)
         for name, i, p, error in entries:
-            rating = rate(p, timeout) if p is not None else None
+            rating = rate(p, timeout, solutions or None) if p is not None else None
             rows.append((name, i, p, rating, error))
             if fmt == "json":
                 record = {"file": name, "index": i, "title": p.title if p else None, "error": error}
@@ -100,9 +107,9 @@ def rate_command(
             elif not many:
                 assert p is not None and rating is not None
                 typer.echo(single_report(p, rating))
-        if console is not None:
-            console.print(table(rows))
-            console.print(totals(rows), markup=False)
+        if screen is not None:
+            screen.print(table(rows, painted))
+            screen.print(totals(rows), markup=False)
     errors = any(r[4] for r in rows)
     timeouts = any(r[3] is not None and r[3].verdict == "UNKNOWN" for r in rows)
     raise typer.Exit(EXIT_BAD_INPUT if errors else EXIT_TIMEOUT if timeouts else EXIT_SOLVED)
@@ -116,31 +123,38 @@ def single_report(p: Puzzle, r: Rating) -> str:
         f"probe trials {r.probe_trials}; guesses {r.guesses}; backtracks {r.backtracks}; depth {r.depth}; "
         f"{r.seconds:.3f} s",
     ]
+    if r.guesses_per_solution:
+        more = "" if r.exhaustive else " (stopped at --solutions; there may be more)"
+        lines.append(f"  guesses per solution: {', '.join(str(g) for g in r.guesses_per_solution)}{more}")
     return "\n".join(lines)
 
 
-def table(rows):
+def table(rows, painted: bool = False):
     from rich.table import Table
 
     t = Table(show_lines=False, header_style="bold")
     for col, justify in (("file", "left"), ("#", "right"), ("title", "left"), ("size", "left"),
                          ("verdict", "left"), ("steps", "right"), ("probes", "right"), ("guesses", "right"),
-                         ("depth", "right"), ("seconds", "right")):
+                         ("per solution", "right"), ("depth", "right"), ("seconds", "right")):
         t.add_column(col, justify=justify, no_wrap=col in ("file", "verdict", "size"), overflow="fold")
     styles = {"LINE": "green", "PROBE": "cyan", "BRANCH": "yellow", "MULTIPLE": "magenta", "NONE": "red",
               "UNKNOWN": "dim"}
     for name, i, p, r, error in rows:
         short = name.rsplit("/", 1)[-1]
         if r is None or p is None:
-            t.add_row(short, str(i), error or "", "", "[red]ERROR[/red]", "", "", "", "", "")
+            t.add_row(short, str(i), error or "", "", "[red]ERROR[/red]", "", "", "", "", "", "")
             continue
-        verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if stdout_is_terminal() else r.verdict
-        t.add_row(short, str(i), p.title, _size(p), verdict, str(r.steps), str(r.probes), str(r.guesses),
+        verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if painted else r.verdict
+        per = ",".join(str(g) for g in r.guesses_per_solution) + ("" if r.exhaustive or not r.guesses_per_solution
+                                                                   else "+")
+        t.add_row(short, str(i), p.title, _size(p), verdict, str(r.steps), str(r.probes), str(r.guesses), per,
                   str(r.depth), f"{r.seconds:.2f}")
     return t
 
 
 def totals(rows) -> str:
+    from nonocp.analysis.rate import VERDICTS
+
     counts = {v: 0 for v in (*VERDICTS, "ERROR")}
     for _, _, _, r, _ in rows:
         counts["ERROR" if r is None else r.verdict] += 1

@@ -7,13 +7,19 @@
  * n + 1 bits, and the carry of the gap extension stays below bit n + 1, so the fast path takes n < the
  * word's width; longer lines stay in Python.
  *
- * Why C: the native engine spends most of its time in line solves and in the propagation loop around them.
- * Python's big-int operations cost about 10 us a line solve however small the line; the same solve here
- * costs well under one.
+ * Why C: the native engine spends most of its time in line solves and in the propagation loop around them,
+ * and Python's big-int operations cost the same fixed overhead on every solve however small the line; here
+ * a solve is tens of times cheaper (benchmarks/results/native.md, "What each C part gave").
  *
  * The module is optional: nonocp.engines.native.fast imports it if it was built, and every caller falls
  * back to the Python code otherwise (or with NONOCP_PURE_PYTHON=1), so both must give the same answers
  * (tests/test_fastline.py checks them against each other and against brute force).
+ *
+ * Why one file of this size: an extension module is one translation unit built by setup.py, and its parts
+ * share the `word` type, the line plans and the helpers that read and build Python masks. Its sections
+ * follow the Python code they mirror, in this order: the line solver (line.py), propagation
+ * (Engine.propagate), explanations (cdcl.Cdcl._narrow, _shrink), the CDCL search's propagation, undo and
+ * decisions (cdcl.py), and conflict analysis (Cdcl._analyze). Read each section beside its Python twin.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import time
 
-from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, status_of
-from nonocp.engines.contract import SolveOptions
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine, Timeout
 from nonocp.engines.native.search import enumerate_solutions
@@ -38,21 +37,39 @@ def state_to_grid(engine: Engine, st: list[int]) -> Grid:
 SEARCHES = ("cdcl", "dfs")
 
 # Probe every cell once at the root before the CDCL search (`extra={"probe": False}` turns it off): probing
-# alone solves Tragic, Petro and Signed, on which CDCL with line-wide explanations alone timed out at 60 s.
+# alone decides puzzles the CDCL search alone takes far longer on (benchmarks/results/native.md, "Root probing").
 ROOT_PROBE = True
 # Root probing's branch scores also seed the CDCL decision order (`extra={"guide": False}` turns it off):
-# fewer conflicts on tournament puzzles and Forever (benchmarks/README.md, "native engine").
+# fewer conflicts on tournament puzzles and Forever (benchmarks/results/native.md, "Root probing").
 
 
-class NativeBackend:
+class NativeBackend(Backend):
     name = "native"
-    OPTIONS = {"probe": bool, "guide": bool, "minimize": bool}  # settable by `nonocp solve --option`
+    variants = SEARCHES
+    options = Options(
+        Option("probe", bool, ROOT_PROBE, "probe every cell once at the root before the CDCL search"),
+        Option("guide", bool, True, "root probing's branch scores seed the CDCL decision order"),
+        Option("minimize", bool, True, "shrink each learnt clause's line explanations"),
+    )
+    # no proofs; no solution callback (it answers in this process, with its own deadline checks)
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    stats = Stats(
+        Stat("line_solves", int, "line solver calls (in C or Python)"),
+        Stat("cache_hits", int, "line results taken from the cache instead"),
+        Stat("probes", int, "cells probed (each colour tried, propagated, undone)"),
+        Stat("probe_passes", int, "sweeps of probing over the grid"),
+        Stat("nodes", int, "search decisions"),
+        Stat("max_depth", int, "deepest decision level"),
+        Stat("conflicts", int, "conflicts of the CDCL search"),
+        Stat("restarts", int, "restarts of the CDCL search"),
+        Stat("seconds", dict, "wall seconds per phase: propagate, search, total"),
+        Stat("line_solver", str, '"c" or "python": which line solver ran'),
+        always=("line_solves", "conflicts", "seconds", "line_solver"),
+    )
 
     def __init__(self, variant: str = "") -> None:
-        if variant and variant not in SEARCHES:
-            raise BackendUnavailable(f"native: unknown search {variant!r} (choose from {', '.join(SEARCHES)})")
-        self.variant = variant
-        self.search = variant or SEARCHES[0]
+        super().__init__(variant)
+        self.method = variant or SEARCHES[0]
 
     def available(self) -> bool:
         return True
@@ -62,12 +79,13 @@ class NativeBackend:
                      options: SolveOptions) -> bool:
         """Root probing (unless `extra["probe"]` is False), then CDCL; True when the search is exhausted."""
         scores: dict[tuple[int, int], int] = {}
-        if options.extra.get("probe", ROOT_PROBE):
-            ok, _ = engine.probe(root, scores=scores if options.extra.get("guide", True) else None)
+        get = NativeBackend.options.get
+        if get(options.extra, "probe", "native"):
+            ok, _ = engine.probe(root, scores=scores if get(options.extra, "guide", "native") else None)
             if not ok:
                 return True  # probing proved there is no solution
         return cdcl_enumerate(engine, root, limit, found, options.progress,
-                              options.extra.get("minimize", True), scores)
+                              get(options.extra, "minimize", "native"), scores)
 
     def version(self) -> str:
         from nonocp.engines.native import fast
@@ -94,7 +112,7 @@ class NativeBackend:
             else:
                 stats.seconds["propagate"] = time.monotonic() - t
                 phase, t = "search", time.monotonic()
-                if self.search == "dfs":
+                if self.method == "dfs":
                     exhausted = enumerate_solutions(engine, root, limit, found, options.progress)
                 else:
                     exhausted = self._cdcl_search(engine, root, limit, found, options)
@@ -108,7 +126,7 @@ class NativeBackend:
             status=status_of(len(grids), exhausted, limit, timed_out),
             solutions=grids,
             exhausted=exhausted,
-            backend=f"{self.name}:{self.variant}" if self.variant else self.name,
+            backend=self.label,
             seconds=elapsed,
             stats={**stats.as_dict(), "line_solver": "c" if engine.fast_plans is not None else "python"},
         )

@@ -29,6 +29,13 @@ propagation and by clauses implied by the clues), so every solution of the resid
 Counting solutions: on reaching a solution, the clause "not all of this path's decisions" is added (the
 decisions and sound propagation determine that one solution, so it forbids exactly it) and the search goes
 on. A contradiction at decision level 0 proves that no solution is left: the count is exhausted.
+
+Why one module of this size: the trail, the watches, the learnt clauses and the per-line removal records are
+one state that propagation, explanation and conflict analysis all read and write, in the hottest loops of
+the engine. Each of those parts has its C twin in _fastline.c working on the same lists, and its Python
+version is kept beside it here (`_propagate_python`, `_shrink_python`, `_analyze_python`, `_undo_python`) as
+the reference the C one is tested against; split across modules, every step would reach into another
+module's state.
 """
 
 from __future__ import annotations

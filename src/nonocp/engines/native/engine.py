@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nonocp.core.puzzle import Puzzle
-from nonocp.engines.native import fast
+from nonocp.core.puzzle import COUNTS, Puzzle
+from nonocp.engines.native import count_line, fast
 from nonocp.engines.native.line import Blocks, Plan, blocks_of, feasible_planned, plan_of, solve_planned
+from nonocp.engines.native.trace import LineDeduction, Observer, ProbeAgreement, ProbeContradiction
 
 # The cache of line results is dropped when it grows past this many entries (keeps memory bounded on
 # long searches; ~200 bytes an entry).
@@ -28,27 +29,6 @@ _MISSING = object()
 
 class Timeout(Exception):
     """Raised inside the engine when the deadline passes; the backend turns it into status `timeout`."""
-
-
-@dataclass
-class TraceStep:
-    """One recorded deduction, enough to replay it: apply `changes` in order to the domains.
-
-    kind: "row" or "col" (the line the technique worked on; for probing, the probed cell's row).
-    index: the line index (0-based) within its kind.
-    technique: "line" (exact line solver), "probe-contradiction" (assuming a colour in `cell` led to a
-      contradiction, so that colour was removed), "probe-agreement" (every colour left in `cell` led to
-      states that agree on these cells).
-    changes: ((row, col, new_mask), ...) with new_mask in `nonocp.core.grid.Domains` bits (bit k = colour k).
-    cell: for probing steps, the probed (row, col); None for line steps.
-    """
-
-    kind: str
-    index: int
-    technique: str
-    changes: tuple[tuple[int, int, int], ...]
-    cell: tuple[int, int] | None = None
-    removed: int = 0  # for probe-contradiction: the colour bit removed from `cell`
 
 
 @dataclass
@@ -77,6 +57,24 @@ class Stats:
         }
 
 
+def line_event(ln: int, H: int, old: Sequence[int], new: Sequence[int]) -> LineDeduction:
+    """The LineDeduction for line `ln` (rows first, then columns; H rows) narrowed from the per-colour bitsets
+    `old` to `new`."""
+    changed = 0
+    for a, b in zip(old, new, strict=True):
+        changed |= a ^ b
+    ncol = len(old)
+    changes = []
+    while changed:
+        low = changed & -changed
+        changed ^= low
+        i = low.bit_length() - 1
+        before = sum(((old[k] >> i) & 1) << k for k in range(ncol))
+        after = sum(((new[k] >> i) & 1) << k for k in range(ncol))
+        changes.append((ln, i, before, after) if ln < H else (i, ln - H, before, after))
+    return LineDeduction(ln, tuple(changes))
+
+
 def _inside(child: list[int], st: list[int]) -> bool:
     """True when every candidate left in `child` is still a candidate in `st` (child is inside st)."""
     for a, b in zip(child, st, strict=True):
@@ -96,7 +94,9 @@ class Engine:
         self.nlines = self.H + self.W
         self.deadline = deadline
         self.stats = Stats()
-        self.trace: list[TraceStep] | None = None
+        # Who hears the deductions (trace.py); None runs the fast paths and reports nothing.
+        self.observer: Observer | None = None
+        self.failed_line = -1  # the line of the last contradiction the Python propagation met
         self.cache: dict[Any, tuple[int, ...] | None] = {}
         # Identical (clue, length) pairs share one cache key id.
         ids: dict[tuple[Blocks, int], int] = {}
@@ -104,15 +104,20 @@ class Engine:
         self.plans: list[Plan] = []  # per line, the line solver's plan of its clue (made once, not per solve)
         self.length: list[int] = []
         self.key: list[int] = []
+        # The line solver: run clues' (line.py), or count-and-contiguity clues' (count_line.py, same interface,
+        # Python only: the C solver takes run clues).
+        counts = puzzle.clue_kind == COUNTS
+        self.solve_planned = count_line.solve_planned if counts else solve_planned
+        self.feasible_planned = count_line.feasible_planned if counts else feasible_planned
         for clue, n in puzzle.lines():
-            b = blocks_of(clue)
+            b = clue if counts else blocks_of(clue)
             self.blocks.append(b)
-            self.plans.append(plan_of(b))
+            self.plans.append(count_line.plan_of(clue, n) if counts else plan_of(b))
             self.length.append(n)
             self.key.append(ids.setdefault((b, n), len(ids)))
         # The C line solver (fast.py) when it is built and takes this puzzle: the three methods that solve lines
         # are replaced by theirs for this engine. No cache then: a C solve costs less than the cache's lookup.
-        self.fast_plans = fast.plans_for(self.blocks, self.length, self.ncol)
+        self.fast_plans = None if counts else fast.plans_for(self.blocks, self.length, self.ncol)
         if self.fast_plans is not None:
             self.line_result = self._fast_line_result  # type: ignore[method-assign]
             self.line_feasible = self._fast_line_feasible  # type: ignore[method-assign]
@@ -175,6 +180,35 @@ class Engine:
         st[r * ncol + color] &= ~(1 << c)
         st[(self.H + c) * ncol + color] &= ~(1 << r)
 
+    def state_from_masks(self, masks: list[int]) -> list[int]:
+        """A state from row-major Domains masks (the inverse of to_masks)."""
+        ncol, H, W = self.ncol, self.H, self.W
+        st = [0] * (self.nlines * ncol)
+        for r in range(H):
+            for c in range(W):
+                m = masks[r * W + c]
+                for k in range(ncol):
+                    if (m >> k) & 1:
+                        st[r * ncol + k] |= 1 << c
+                        st[(H + c) * ncol + k] |= 1 << r
+        return st
+
+    def diff(self, before: list[int], after: list[int]) -> tuple[tuple[int, int, int, int], ...]:
+        """(row, col, old mask, new mask) of every cell that differs between two states."""
+        ncol = self.ncol
+        out = []
+        for r in range(self.H):
+            base = r * ncol
+            d = 0
+            for k in range(ncol):
+                d |= before[base + k] ^ after[base + k]
+            while d:
+                low = d & -d
+                d ^= low
+                c = low.bit_length() - 1
+                out.append((r, c, self.cell_mask(before, r, c), self.cell_mask(after, r, c)))
+        return tuple(out)
+
     def check_deadline(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise Timeout
@@ -192,7 +226,7 @@ class Engine:
         res = cache.get(k, _MISSING)
         stats = self.stats
         if res is _MISSING:
-            res = solve_planned(self.plans[ln], self.length[ln], old)
+            res = self.solve_planned(self.plans[ln], self.length[ln], old)
             if len(cache) >= CACHE_LIMIT:
                 cache.clear()
             cache[k] = res
@@ -213,7 +247,7 @@ class Engine:
             self.stats.cache_hits += 1
             return res is not None
         self.stats.line_solves += 1
-        if feasible_planned(self.plans[ln], self.length[ln], old):
+        if self.feasible_planned(self.plans[ln], self.length[ln], old):
             return True
         if len(self.cache) >= CACHE_LIMIT:
             self.cache.clear()
@@ -233,8 +267,8 @@ class Engine:
         return fast.solve_line(self.fast_plans[ln], self.length[ln], old) is not None
 
     def _fast_propagate(self, st: list[int], lines: Iterable[int], trace: bool = False) -> int:
-        """propagate by the C propagation loop; with `trace` (which records every step) the Python one."""
-        if trace and self.trace is not None:
+        """propagate by the C propagation loop; with `trace` and an observer (who hears every step) the Python one."""
+        if trace and self.observer is not None:
             return Engine.propagate(self, st, lines, trace)
         removed, solves = fast.propagate(st, lines, self.fast_plans, self.length, self.H, self.ncol)
         self.count_line_solves(solves)
@@ -250,7 +284,8 @@ class Engine:
         """Run the line solver on dirty lines until nothing changes. Mutates `st`.
 
         Returns the number of (cell, colour) candidates removed, or -1 on a contradiction (then `st` is
-        left half-updated and must be discarded). With `trace`, every line step goes to self.trace.
+        left half-updated and must be discarded; `failed_line` names the line). With `trace`, every line
+        step goes to the observer, if any.
         """
         ncol = self.ncol
         H = self.H
@@ -270,6 +305,7 @@ class Engine:
             old = (st[base], st[base + 1]) if ncol == 2 else tuple(st[base:base + ncol])
             res = line_result(ln, old)
             if res is None:
+                self.failed_line = ln
                 return -1
             if res == old:
                 continue
@@ -277,8 +313,8 @@ class Engine:
                 cross0, nb = H, ~(1 << ln)
             else:
                 cross0, nb = 0, ~(1 << (ln - H))
-            if trace and self.trace is not None:
-                self._trace_line(ln, old, res)
+            if trace and self.observer is not None:
+                self.observer(self.line_event(ln, old, res))
             for col in range(ncol):
                 rem = old[col] ^ res[col]
                 if rem:
@@ -294,20 +330,9 @@ class Engine:
                             push(cl)
         return removed
 
-    def _trace_line(self, ln: int, old: tuple[int, ...], new: tuple[int, ...]) -> None:
-        changed = 0
-        for a, b in zip(old, new, strict=True):
-            changed |= a ^ b
-        changes = []
-        while changed:
-            low = changed & -changed
-            changed ^= low
-            i = low.bit_length() - 1
-            mask = sum(((new[k] >> i) & 1) << k for k in range(self.ncol))
-            changes.append((ln, i, mask) if ln < self.H else (i, ln - self.H, mask))
-        kind, index = ("row", ln) if ln < self.H else ("col", ln - self.H)
-        assert self.trace is not None
-        self.trace.append(TraceStep(kind, index, "line", tuple(changes)))
+    def line_event(self, ln: int, old: tuple[int, ...], new: tuple[int, ...]) -> LineDeduction:
+        """The LineDeduction for line `ln` narrowed from masks `old` to `new` (per-colour bitsets)."""
+        return line_event(ln, self.H, old, new)
 
     # ----------------------------------------------------------------- probing
 
@@ -376,12 +401,9 @@ class Engine:
                             stats.probes += 1
                             n = propagate(child, (r, H + c))
                             if n < 0:
+                                if trace and self.observer is not None:
+                                    self._report_refutation(st, r, c, k)
                                 self.forbid(st, r, c, k)
-                                if trace and self.trace is not None:
-                                    self.trace.append(
-                                        TraceStep("row", r, "probe-contradiction",
-                                                  ((r, c, self.cell_mask(st, r, c)),), cell=cell, removed=1 << k)
-                                    )
                                 if propagate(st, (r, H + c), trace) < 0:
                                     return False, None
                                 changed = True
@@ -407,6 +429,29 @@ class Engine:
             if not changed:
                 return True, best
 
+    def _report_refutation(self, st: list[int], r: int, c: int, k: int) -> None:
+        """Tell the observer why colour k leaves cell (r, c): the assumption is propagated again by the
+        Python loop (the trial may have run in C, which does not say which line failed), counting the line
+        deductions on the way."""
+        observer = self.observer
+        assert observer is not None
+        chain = 0
+
+        def count(_event) -> None:
+            nonlocal chain
+            chain += 1
+
+        trial = list(st)
+        self.assign(trial, r, c, k)
+        self.observer = count
+        try:
+            failed = Engine.propagate(self, trial, (r, self.H + c), True) < 0
+        finally:
+            self.observer = observer
+        old = self.cell_mask(st, r, c)
+        line = self.failed_line if failed else -1
+        observer(ProbeContradiction((r, c), k, line, chain, ((r, c, old, old & ~(1 << k)),)))
+
     def _agreement(self, st: list[int], children: list[tuple[int, int, list[int]]], r: int, c: int,
                    trace: bool) -> int:
         """Narrow `st` to the union of the children's states. Returns removed count, or -1 on contradiction."""
@@ -426,19 +471,8 @@ class Engine:
             base = ln * ncol
             if union[base:base + ncol] != st[base:base + ncol]:
                 dirty.append(ln)
-        if trace and self.trace is not None:
-            changes = []
-            for r2 in range(self.H):
-                base = r2 * ncol
-                diff = 0
-                for k in range(ncol):
-                    diff |= st[base + k] ^ union[base + k]
-                while diff:
-                    low = diff & -diff
-                    diff ^= low
-                    i = low.bit_length() - 1
-                    changes.append((r2, i, self.cell_mask(union, r2, i)))
-            self.trace.append(TraceStep("row", r, "probe-agreement", tuple(changes), cell=(r, c)))
+        if trace and self.observer is not None:
+            self.observer(ProbeAgreement((r, c), self.diff(st, union)))
         st[:] = union
         # The union of consistent fixpoints cannot contradict (each child is a fixpoint below it), so this
         # propagation only narrows further.

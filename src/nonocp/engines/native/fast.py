@@ -6,7 +6,7 @@ puzzle with a longer line, or an install without the module, runs the Python lin
 gives the same answers. `NONOCP_PURE_PYTHON=1` in the environment forces the Python one (for comparing the
 two, and for debugging).
 
-Measured: benchmarks/README.md, "native engine".
+Measured: benchmarks/results/native.md, "What each C part gave".
 """
 
 from __future__ import annotations
