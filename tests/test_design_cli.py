@@ -108,7 +108,7 @@ def test_exit_codes_and_bad_input(tmp_path):
     result = runner.invoke(app, ["design", str(junk)])
     assert result.exit_code == 2 and "junk.png" in result.output and "Traceback" not in result.output
     for extra in (["-o", str(path)], ["-o", str(tmp_path / "x.unknown")], ["--picture", str(tmp_path / "p.gif")],
-                  ["--max-difficulty", "easy"], ["--colors", "0"], ["--timeout", "0"], ["--to", "non"]):
+                  ["--max-difficulty", "easy"], ["--colors", "0"], ["--timeout", "-1"], ["--to", "non"]):
         result = runner.invoke(app, ["design", str(path), *extra])
         assert result.exit_code == 2, (extra, result.output)
     assert path.read_bytes()[:2] == b"\xff\xd8"  # the input is untouched

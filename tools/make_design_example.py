@@ -5,10 +5,10 @@ designer on it.
 
     python tools/make_design_example.py
 
-Writes, in puzzles/design/: bicycle.png (the picture, 480x360 pixels), bicycle-design.png and
+Writes, in puzzles/design/: bicycle.png (the picture, 480x360 pixels), and bicycle-design.png and
 bicycle-colour-design.png (the designer's before/after pictures, 36 cells across, black and white and
-3 colours), and bicycle.non and bicycle-colour.non (the unique puzzles). The same seed gives the same
-picture and puzzles (tests/test_design_example.py checks).
+3 colours; the puzzles themselves are what `nonocp design ... -o FILE` writes). The same seed gives the
+same picture (tests/test_design_example.py checks, and that the designer still finds what the README says).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ OUT = ROOT / "puzzles" / "design"
 SEED = 2024
 W, H = 480, 360
 WIDTH = 36  # cells across, as in the README
-AUTHOR = "nonocp team"
 
 
 def lerp(a, b, t):
@@ -73,14 +72,9 @@ def picture(seed: int) -> Image.Image:
 
 def design_files(png: Path) -> None:
     """Run the designer on the picture as the README does, and keep what it makes."""
-    from dataclasses import replace
-
-    from nonocp.core.puzzle import Puzzle
     from nonocp.design import analyse, from_image, make_unique
-    from nonocp.formats import dumps
     from nonocp.render.design import Panel, panels_png
 
-    credits = {"author": AUTHOR, "license": "CC0-1.0", "source": f"tools/make_design_example.py, seed {SEED}"}
     for stem, colours in (("bicycle", 1), ("bicycle-colour", 3)):
         design = from_image(str(png), width=WIDTH, colors=colours)
         report = analyse(design)
@@ -92,10 +86,6 @@ def design_files(png: Path) -> None:
                                 f"{len(result.changes)} cells changed: unique, {result.difficulty}",
                                 outlined=[(c.row, c.col) for c in result.changes]))
         (OUT / f"{stem}-design.png").write_bytes(panels_png(panels))
-        puzzle: Puzzle = result.design.puzzle()
-        title = "Bicycle at sunset" + (" (colour)" if colours > 1 else "")
-        puzzle = replace(puzzle, meta=replace(puzzle.meta, title=title, **credits))
-        (OUT / f"{stem}.non").write_text(dumps(puzzle, "non"), encoding="utf-8")
         print(f"{stem}: {report.verdict}, {len(report.ambiguous)} ambiguous cells -> {len(result.changes)} changes, "
               f"{result.status}, {result.difficulty}")
 

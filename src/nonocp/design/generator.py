@@ -195,8 +195,8 @@ def generate(width: int, height: int, *, colors: int = 1, density: float = 0.5, 
     `difficulty` (LINE, PROBE, BRANCH, or None for any). The same arguments give the same puzzles.
 
     Puzzle i (from 1) tries the random pictures of seeds "`seed`/i/1", "`seed`/i/2", ... until one is
-    rated as asked; NonocpError after `max_attempts` failures, DesignTimeout when `time_limit` (for
-    the whole run) passes. `progress`, if given, is called with each puzzle as it is found. `smooth`
+    rated as asked; NonocpError after `max_attempts` failures, DesignTimeout when one puzzle takes more
+    than `time_limit` seconds. `progress`, if given, is called with each puzzle as it is found. `smooth`
     defaults to 1, and to 0 for BRANCH: scattered dots are where puzzles that need guessing are found
     (tens of times faster than from smoothed shapes).
     """
@@ -212,16 +212,16 @@ def generate(width: int, height: int, *, colors: int = 1, density: float = 0.5, 
     palette_for(colors)
     if smooth is None:
         smooth = 0 if level == "BRANCH" else 1
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     out: list[Generated] = []
     for i in range(1, count + 1):
         began = time.perf_counter()
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         for attempt in range(1, max_attempts + 1):
             rest = None
             if deadline is not None:
                 rest = deadline - time.monotonic()
                 if rest <= 0:
-                    raise DesignTimeout(f"the time limit ran out after {len(out)} of {count} puzzles")
+                    raise DesignTimeout(f"puzzle {i} of {count} was not found within the time limit")
             title = f"Random {width}x{height} #{i}"
             found = generate_one(width, height, f"{seed}/{i}/{attempt}", colors=colors, density=density,
                                     difficulty=level, smooth=smooth, time_limit=rest, title=title)

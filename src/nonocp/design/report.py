@@ -44,6 +44,12 @@ class DesignReport:
         """Guesses the engine's depth-first search makes on the way to the (first) solution."""
         return None if self.rating is None else self.rating.guesses
 
+    @property
+    def guesses_per_solution(self) -> tuple[int, ...]:
+        """For each solution the walk reached (all of them when `rating.exhaustive`), the guesses in force
+        when it was reached: 0 for a solution logic alone reaches."""
+        return () if self.rating is None else tuple(self.rating.guesses_per_solution)
+
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "width": self.width,
@@ -54,6 +60,7 @@ class DesignReport:
             "ambiguous_exact": self.ambiguous_exact,
             "difficulty": self.difficulty,
             "guesses": self.guesses,
+            "guesses_per_solution": list(self.guesses_per_solution),
             "seconds": round(self.seconds, 3),
         }
         if self.rating is not None:
@@ -64,9 +71,10 @@ class DesignReport:
 
 
 def analyse(design: Design, *, time_limit: float | None = None, engine: str = SEARCH_ENGINE,
-            ambiguous: bool = True, rate: bool = True) -> DesignReport:
+            ambiguous: bool = True, rate: bool = True, solutions: int | None = 2) -> DesignReport:
     """The report on `design` (see DesignReport). `time_limit` bounds the whole analysis; `ambiguous`
-    and `rate` can be turned off when only the verdict matters (a live editor checking as one draws)."""
+    and `rate` can be turned off when only the verdict matters (a live editor checking as one draws).
+    `solutions` is how many solutions the rating walks for guesses per solution (None: every one)."""
     from nonocp.analysis.backbone import find_backbone
     from nonocp.analysis.rate import rate as rate_puzzle
 
@@ -94,7 +102,7 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
     difficulty = "MULTIPLE" if result.status is Status.MULTIPLE else "NONE" if result.status is Status.NONE else ""
     if rate:
         try:
-            rating = rate_puzzle(puzzle, left(deadline))
+            rating = rate_puzzle(puzzle, left(deadline), max_solutions=solutions)
             difficulty = rating.verdict
         except DesignTimeout:
             difficulty = difficulty or "UNKNOWN"

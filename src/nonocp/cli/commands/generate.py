@@ -4,7 +4,7 @@ at the difficulty asked (LINE, PROBE or BRANCH, as `nonocp rate` counts them), r
 Each puzzle is written to DIR as `random-WxH-sSEED-N.EXT` (format from `--format`, default `.non`) with
 its picture as goal; one line per puzzle says its difficulty and how many random pictures were tried.
 Existing files are not overwritten unless `--force`. Exit codes: 0 done; 2 bad usage, or no puzzle of
-that difficulty found in the attempts allowed; 3 the time limit ran out first.
+that difficulty found in the attempts allowed; 3 a puzzle was not found within `--timeout` seconds.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, choose, fail, guarded, write_output
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, write_output
+from nonocp.cli.options import format_option, timeout_option
 
 FORMATS = {"non": ".non", "xml": ".xml", "json": ".json"}
 LEVELS = ("line", "probe", "branch")
@@ -29,38 +30,56 @@ def _size(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _level(value: str | None) -> str | None:
+    if value is None:
+        return None
+    v = value.strip().lower()
+    if v not in LEVELS:
+        raise typer.BadParameter(f"{value!r} is not one of LINE, PROBE, BRANCH")
+    return v.upper()
+
+
+OutputDirOpt = Annotated[str, typer.Option("--output", "-o", metavar="DIR", show_default=False,
+                                           help="Folder to write the puzzles into (made if needed).")]
+SizeOpt = Annotated[str, typer.Option("--size", "-s", metavar="WxH", help="Width x height in cells.")]
+ColorsOpt = Annotated[int, typer.Option("--colors", "-c", metavar="K", min=1,
+                                        help="Colours besides the background; 1 is black and white.")]
+DensityOpt = Annotated[float, typer.Option("--density", "-d", metavar="SHARE", min=0.0, max=1.0,
+                                           help="Share of the cells filled in the random picture, 0 to 1.")]
+DifficultyOpt = Annotated[str | None, typer.Option("--difficulty", metavar="LEVEL", callback=_level,
+                                                   help="LINE, PROBE or BRANCH, as `nonocp rate` says (default: "
+                                                        "any unique puzzle).")]
+CountOpt = Annotated[int, typer.Option("--count", "-n", metavar="N", min=1, max=10000, help="How many puzzles.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", min=0,
+                                             help="Random seed (default: a new one, printed).")]
+AttemptsOpt = Annotated[int, typer.Option("--attempts", metavar="N", min=1,
+                                          help="Random pictures to try per puzzle before giving up.")]
+FormatOpt = Annotated[str, format_option(tuple(FORMATS), "the puzzle files' format")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite puzzle files that exist.")]
+TimeoutOpt = Annotated[float | None, timeout_option()]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Report one JSON object per puzzle.")]
+
+
 def generate_command(
-    output: Annotated[str, typer.Option("--output", "-o", help="Folder to write the puzzles into (created if "
-                                        "needed).", show_default=False)],
-    size: Annotated[str, typer.Option("--size", "-s", help="WIDTHxHEIGHT in cells.")] = "20x20",
-    colors: Annotated[int, typer.Option("--colors", "-c", help="Colours besides the background (1: black and "
-                                        "white).")] = 1,
-    density: Annotated[float, typer.Option("--density", "-d", help="Share of filled cells, 0 to 1.")] = 0.5,
-    difficulty: Annotated[str | None, typer.Option("--difficulty", help="LINE, PROBE or BRANCH (default: any "
-                                                   "unique puzzle).")] = None,
-    count: Annotated[int, typer.Option("--count", "-n", help="How many puzzles.")] = 1,
-    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (default: a new one, printed).")] = None,
-    attempts: Annotated[int, typer.Option("--attempts", help="Random pictures to try per puzzle before giving "
-                                          "up.")] = 200,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="non, xml or json.")] = "non",
-    force: Annotated[bool, typer.Option("--force", help="Overwrite puzzle files that exist.")] = False,
-    timeout: Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit for the whole run, "
-                                                  "seconds.")] = None,
-    json_report: Annotated[bool, typer.Option("--json", help="Report one JSON object per puzzle.")] = False,
+    output: OutputDirOpt,
+    size: SizeOpt = "20x20",
+    colors: ColorsOpt = 1,
+    density: DensityOpt = 0.5,
+    difficulty: DifficultyOpt = None,
+    count: CountOpt = 1,
+    seed: SeedOpt = None,
+    attempts: AttemptsOpt = 200,
+    fmt: FormatOpt = "non",
+    force: ForceOpt = False,
+    timeout: TimeoutOpt = None,
+    json_report: JsonOpt = False,
 ) -> None:
     """Generate random puzzles with exactly one solution, at a difficulty, from a seed."""
     from nonocp.design import DesignTimeout, generate
     from nonocp.formats import dumps
 
-    fmt = choose(fmt, tuple(FORMATS), "--format")
-    level = choose(difficulty, LEVELS, "--difficulty")
+    level = difficulty
     width, height = _size(size)
-    if count < 1 or count > 10000:
-        fail(f"--count {count}: choose 1 to 10000")
-    if attempts < 1:
-        fail(f"--attempts {attempts}: must be at least 1")
-    if timeout is not None and timeout <= 0:
-        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
     stem = f"random-{width}x{height}" + (f"-c{colors}" if colors > 1 else "") + f"-s{seed}"
@@ -75,7 +94,7 @@ def generate_command(
         if not json_report:
             typer.echo(f"seed {seed}: {count} puzzle{'s' if count > 1 else ''} of {width}x{height}, "
                        f"{'black and white' if colors == 1 else f'{colors} colours'}, density {density:g}, "
-                       f"{level.upper() if level else 'any difficulty'}")
+                       f"{level or 'any difficulty'}")
         written = 0
 
         def save(found) -> None:
@@ -91,7 +110,7 @@ def generate_command(
                            f"{found.seconds:.2f} s")
 
         try:
-            generate(width, height, colors=colors, density=density, difficulty=level.upper() if level else None,
+            generate(width, height, colors=colors, density=density, difficulty=level,
                      count=count, seed=seed, max_attempts=attempts, time_limit=timeout, progress=save)
         except DesignTimeout as e:
             typer.echo(f"nonocp: {e}", err=True)
