@@ -218,3 +218,13 @@ def test_change_describes_itself():
     ch = Change(2, 3, 1, 0)
     assert ch.describe(Palette.black_and_white()) == "r3c4 black -> white"
     assert ch.as_dict(Palette.black_and_white()) == {"row": 2, "col": 3, "from": "1", "to": "0"}
+
+
+@pytest.mark.parametrize("doubtful", [(0, 0), (0, 1), (1, 0), (1, 1)])
+def test_among_equally_short_fixes_the_picture_s_doubtful_cell_is_changed(doubtful):
+    """Every single cell of a 2x2 diagonal makes it unique; the one the picture was least sure of wins."""
+    grid = Grid.from_rows([[1, 0], [0, 1]])
+    margin = tuple(0.1 if (r, c) == doubtful else 0.9 for r in range(2) for c in range(2))
+    design = Design(grid, Palette.black_and_white(), margin=margin)
+    result = make_unique(design, rate_result=False)
+    assert [(ch.row, ch.col) for ch in result.changes] == [doubtful]
