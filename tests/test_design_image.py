@@ -15,7 +15,8 @@ from nonocp.core.errors import NonocpError, ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import clues_of
 from nonocp.design import Design, from_image
-from nonocp.design.image import kmeans, otsu, pixel_size
+from nonocp.design.colours import kmeans
+from nonocp.design.image import otsu, pixel_size
 
 PIL = pytest.importorskip("PIL")
 from PIL import Image  # noqa: E402

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from nonocp.design.checks import SEARCH_ENGINE, Counter, DesignTimeout, alternatives, left
 from nonocp.design.model import Change, Design, to_lists
-from nonocp.design.moves import Cells, Move, is_valid, line_cells
+from nonocp.design.moves import Move, is_valid, line_cells
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,3 @@ def fewest_changes(design: Design, *, max_changes: int = 6, time_limit: float | 
         pass
     return Fewest(None, False, lower, nodes, counter.solves, time.perf_counter() - start)
 
-
-def is_unique_picture(x: Cells, design: Design) -> bool:
-    """For tests: the engine's verdict on a picture given as lists."""
-    return alternatives(x, design.palette, None, batch=2, queries=0) is None
