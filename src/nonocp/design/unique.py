@@ -20,9 +20,10 @@ The method (see also moves.py):
    unique (and within the difficulty asked). No listed change is then redundant on its own.
 5. Prove the result unique with two independent engines (native and sat).
 
-With `max_difficulty` LINE (or PROBE), step 3's goal becomes "line logic (and probing) alone solves it":
+With `max_difficulty` LINE (or PROBE), the goal becomes "line logic (and probing) alone solves it":
 greedily, the change that leaves the fewest cells undecided at the logic fixpoint, among the cells the
-fixpoint leaves open, until none is; then the same minimisation.
+fixpoint leaves open, until none is; then the same minimisation. It runs twice, from the unique picture
+of steps 1-4 and from the picture itself, and the shorter result wins.
 
 How close this gets to the fewest changes is measured against `fewest_changes` (exact.py) in
 benchmarks/results/design.md.
@@ -347,25 +348,33 @@ def make_unique(
         level = None
     start = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    search = _Search(design, deadline, engine, progress, tries)
     cells = design.width * design.height
     rounds = max_rounds if max_rounds is not None else 2 * cells + 10
+    searches = [_Search(design, deadline, engine, progress, tries)]
     status = "unique"
     try:
-        search.fix_unique(rounds, patience, sample)
+        searches[0].fix_unique(rounds, patience, sample)
         if level is not None:
-            search.fix_logic(level == "PROBE", rounds, sample)
-        if search.changed():
-            search.minimise(level)
-        else:
+            # Two starts, the shorter result wins: logic from the unique picture (few changes when the
+            # fix for uniqueness already helps logic), and logic from the picture itself (often fewer in
+            # all, since the greedy then chooses every change for what logic needs).
+            searches[0].fix_logic(level == "PROBE", rounds, sample)
+            searches.append(_Search(design, deadline, engine, progress, tries))
+            searches[1].fix_logic(level == "PROBE", rounds, sample)
+        for search in searches:
+            if search.changed():
+                search.minimise(level)
+        search = min(searches, key=lambda s: (len(s.changed()), sum(design.cost(*rc) for rc in s.changed())))
+        if not search.changed():
             status = "already-unique"
         final = Grid.from_rows(search.x)
         proofs = prove_unique(final, design.palette, deadline, proof_engines)
     except DesignTimeout:
+        search = searches[-1]
         final = Grid.from_rows(search.x)
         return UniqueResult(design, design.with_grid(final), changes_between(design.grid, final), "timeout",
-                            max_difficulty=asked, rounds=search.rounds,
-                            engine_calls=search.counter.solves + search.counter.propagations,
+                            max_difficulty=asked, rounds=sum(s.rounds for s in searches),
+                            engine_calls=sum(s.counter.solves + s.counter.propagations for s in searches),
                             seconds=time.perf_counter() - start)
     result_design = design.with_grid(final)
     rating = None
@@ -376,6 +385,6 @@ def make_unique(
         rating = rate(result_design.puzzle(), rest)
     return UniqueResult(
         design, result_design, changes_between(design.grid, final), status, proofs,
-        None if rating is None else rating.verdict, rating, asked, search.rounds,
-        search.counter.solves + search.counter.propagations, time.perf_counter() - start,
+        None if rating is None else rating.verdict, rating, asked, sum(s.rounds for s in searches),
+        sum(s.counter.solves + s.counter.propagations for s in searches), time.perf_counter() - start,
     )
