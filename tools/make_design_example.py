@@ -80,7 +80,7 @@ def design_files(png: Path) -> None:
         report = analyse(design)
         result = make_unique(design)
         verdict = f"{len(report.ambiguous)} ambiguous cells" if report.ambiguous else f"unique, {report.difficulty}"
-        panels = [Panel(design.puzzle(), design.grid, f"as drawn: {verdict}", crossed=report.ambiguous)]
+        panels = [Panel(design.puzzle(), design.grid, f"as drawn: {verdict}", marked=report.ambiguous)]
         if result.changes:
             panels.append(Panel(result.design.puzzle(), result.design.grid,
                                 f"{len(result.changes)} cells changed: unique, {result.difficulty}",

@@ -1,7 +1,7 @@
 """Before/after pictures for the designer: the picture as drawn (cells that differ between its solutions
-crossed) beside the picture as proposed (cells the proposal repaints outlined), each with its clues and a
-caption. PNG and SVG draw the same thing, from the same geometry as every other picture
-(render/geometry.py)."""
+checkered, as every picture marks undecided cells) beside the picture as proposed (cells the proposal
+repaints outlined), each with its clues and a caption. PNG and SVG draw the same thing, from the same
+geometry as every other picture (render/geometry.py)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ CAPTION = 28  # pixels above the pictures for their captions
 
 @dataclass(frozen=True)
 class Panel:
-    """One side: the puzzle (its clues), the grid painted, cells crossed, cells outlined, a caption."""
+    """One side: the puzzle (its clues), the grid painted, cells marked (checkered), cells outlined, a caption."""
 
     puzzle: Puzzle
     grid: Grid
     caption: str
-    crossed: Collection[tuple[int, int]] = ()
+    marked: Collection[tuple[int, int]] = ()
     outlined: Collection[tuple[int, int]] = ()
 
 
@@ -42,7 +42,7 @@ def panels_png(panels: list[Panel], cell: int = 16) -> bytes:
 
     from nonocp.render.png import render_image
 
-    images = [render_image(p.puzzle, p.grid, p.crossed, cell) for p in panels]
+    images = [render_image(p.puzzle, p.grid, p.marked, cell) for p in panels]
     width = sum(im.width for im in images) + GAP * (len(images) - 1)
     height = max(im.height for im in images) + CAPTION
     out = Image.new("RGB", (width, height), PAPER)
@@ -73,8 +73,8 @@ def panels_svg(panels: list[Panel], cell: int = 16) -> str:
     x = 0.0
     height = 0.0
     for panel in panels:
-        pic = picture(panel.puzzle, panel.grid, panel.crossed, cell)
-        body = render_svg(panel.puzzle, panel.grid, panel.crossed, cell)
+        pic = picture(panel.puzzle, panel.grid, panel.marked, cell)
+        body = render_svg(panel.puzzle, panel.grid, panel.marked, cell)
         inner = body[body.index(">", body.index("<svg")) + 1:]  # after the root tag, its </svg> included
         parts.append(f'<g class="panel" transform="translate({x:g},0)">')
         parts.append(f'<text x="6" y="{CAPTION / 2:g}" font-size="14" dominant-baseline="central">'

@@ -291,7 +291,7 @@ def _picture(job: Job, design, report, result, after) -> bytes | str:
 
     drawn = f"{_plural(len(report.ambiguous), 'ambiguous cell')}" if report.verdict == "multiple" else \
         f"{report.verdict}, {report.difficulty}"
-    panels = [Panel(design.puzzle(), design.grid, f"as drawn: {drawn}", crossed=report.ambiguous)]
+    panels = [Panel(design.puzzle(), design.grid, f"as drawn: {drawn}", marked=report.ambiguous)]
     if result is not None and result.unique and result.changes:
         difficulty = after.difficulty if after is not None else result.difficulty
         panels.append(Panel(result.design.puzzle(), result.design.grid,
