@@ -46,7 +46,7 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "block-nosym": ("cpsat:block", {"extra": {"params": {"symmetry_level": 0}}}),
     "noprobing": ("cpsat", {"extra": {"params": {"cp_model_probing_level": 0}}}),  # no probing in presolve
     "nolp": ("cpsat", {"extra": {"params": {"linearization_level": 0}}}),  # no LP relaxation
-    # CP-SAT's own probing effort on our model (the default before session 8; see DEFAULT_PROBING in cpsat.py)
+    # CP-SAT's own probing effort on our model (see DEFAULT_PROBING in cpsat.py, benchmarks/results/cpsat.md)
     "fullprobing": ("cpsat", {"extra": {"probing": "full"}}),
 }
 TARGETS = {"09892": 10.0, "10088": 10.0, "18297": 10.0, "12548": 10.0, "22336": 30.0}

@@ -1,4 +1,4 @@
-"""The sat engine on the webpbn survey set: both CNF encodings compared, and the issue-5 targets.
+"""The sat engine on the webpbn survey set: both CNF encodings compared, and the picture targets.
 
     nice -n 10 python benchmarks/bench_sat.py                       # both encodings, every survey puzzle
     nice -n 10 python benchmarks/bench_sat.py --encodings blocks --only nature,sierp --timeout 300
@@ -7,9 +7,9 @@
 
 For each puzzle and encoding: variables, clauses, encoding time (CPU and wall), solve time, the verdict
 with max_solutions=2 (so "unique" / "multiple" is decided), and each found solution checked against the
-clues. The targets (issue 5, on 2 cores): Nature, Marley, Thing, Sierp < 5 s; Gettys < 15 s; Knotty and
-Faase < 300 s. The machine is shared: the load average is printed with the figures; wall seconds on a
-busy machine are inflated, CPU seconds less so.
+clues. The targets (the project's goals, on 2 cores): Nature, Marley, Thing, Sierp < 5 s; Gettys < 15 s;
+Knotty and Faase < 300 s. Results: benchmarks/results/sat.md and auto.md. The machine is shared: the load
+average is printed with the figures; wall seconds on a busy machine are inflated, CPU seconds less so.
 
 Puzzles are read from ../shared/corpus/webpbn-survey/{free,restricted} by path (never copied).
 """

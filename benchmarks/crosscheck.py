@@ -22,7 +22,8 @@ Records go to benchmarks/out/crosscheck.jsonl, one JSON object per puzzle, appen
 an interrupted run resumes where it stopped (same engines and limits); --fresh starts over. The report
 (benchmarks/out/crosscheck-report.md) is rebuilt from all records at the end, merging a puzzle's records
 (every engine's latest run counts), and says how many puzzles two or more engines decided: a puzzle only
-one engine decided cannot disagree, so it is not counted as cross-checked.
+one engine decided cannot disagree, so it is not counted as cross-checked. With --publish it is also copied
+into benchmarks/crosscheck-report.md, between the markers that follow that file's own account of the runs.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 OUT = HERE / "out"
 RECORDS = OUT / "crosscheck.jsonl"
 REPORT = OUT / "crosscheck-report.md"
+# The committed report: its own account of the runs, then the generated report between these markers.
+PUBLISHED = HERE / "crosscheck-report.md"
+MARKERS = ("<!-- generated:start (benchmarks/crosscheck.py --publish) -->", "<!-- generated:end -->")
 
 sys.path.insert(0, str(ROOT / "src"))
 
@@ -378,6 +382,17 @@ def write_report(records: list[dict], path: Path = REPORT) -> str:
     return text
 
 
+def publish(report: str, path: Path = PUBLISHED) -> None:
+    """Put `report` between the markers of the committed report, keeping the text around them."""
+    start, end = MARKERS
+    text = path.read_text()
+    if start not in text or end not in text:
+        raise SystemExit(f"{path}: no {start} ... {end} markers to publish between")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{start}\n{report.rstrip()}\n{end}{tail}")
+
+
 # ---- main ---------------------------------------------------------------------------------------
 
 
@@ -394,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true", help="delete earlier records first")
     ap.add_argument("--rerun", action="store_true", help="run puzzles again even if recorded (latest record wins)")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--publish", action="store_true",
+                    help=f"also copy the report into {PUBLISHED.name} (between its markers)")
     ap.add_argument("--only-undecided", action="store_true",
                     help="run only puzzles that fewer than two engines have decided so far (to add an engine)")
     ap.add_argument("--only-without-verdict", action="store_true",
@@ -406,7 +423,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh and RECORDS.exists():
         RECORDS.unlink()
     if args.report_only:
-        print(write_report(load_records()))
+        report = write_report(load_records())
+        if args.publish:
+            publish(report)
+        print(report)
         return 0
 
     engines = tuple(e for e in args.engines.split(",") if e)
@@ -448,7 +468,9 @@ def main(argv: list[str] | None = None) -> int:
                 flag = "" if record["agree"] else "  DISAGREE: " + "; ".join(record["problems"])
                 where = f"{item['file']}#{item['index']}"
                 print(f"{time.perf_counter() - t:7.1f}s {where} {record['verdict']} {runs}{flag}", flush=True)
-    write_report(load_records())
+    report = write_report(load_records())
+    if args.publish:
+        publish(report)
     print(f"report: {REPORT} ({disagreements} disagreements in this run)")
     return 1 if disagreements else 0
 

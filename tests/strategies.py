@@ -49,3 +49,36 @@ def puzzles_with_grid(draw, max_size: int = 5, ncolors_choices=(2, 3, 4)):
     ncolors = draw(st.sampled_from(ncolors_choices))
     grid = draw(grids(max_size, max_size, ncolors))
     return puzzle_from_grid(grid, palette_of(ncolors)), grid
+
+
+# ---- count-and-contiguity puzzles (core/counts.py): every palette index is a colour ---------------------
+
+# named as the count files name them (formats/counts.py): a CSS name when it has that value, else #rrggbb
+COUNT_COLOURS = [
+    Color("#fff44f", "#fff44f", "a"), Color("black", "#000000", "b"), Color("#e6194b", "#e6194b", "c"),
+    Color("#3cb44b", "#3cb44b", "d"), Color("#4363d8", "#4363d8", "e"), Color("orange", "#ffa500", "f"),
+]
+
+
+def count_palette(ncolors: int) -> Palette:
+    """`ncolors` colours, none of them a background."""
+    return Palette(tuple(COUNT_COLOURS[:ncolors]))
+
+
+def count_puzzle_from_grid(grid: Grid, ncolors: int) -> Puzzle:
+    from nonocp.core.counts import count_clues_of
+    from nonocp.core.puzzle import COUNTS
+
+    rows, cols = count_clues_of(grid.cells, ncolors)
+    return Puzzle(rows, cols, count_palette(ncolors), clue_kind=COUNTS)
+
+
+@st.composite
+def count_puzzles_with_grid(draw, max_size: int = 5, ncolors_choices=(2, 3, 4)):
+    """(puzzle, grid): a random grid of `ncolors` colours (no background) and the count puzzle made of it."""
+    ncolors = draw(st.sampled_from(ncolors_choices))
+    w = draw(st.integers(1, max_size))
+    h = draw(st.integers(1, max_size))
+    cells = draw(st.lists(st.lists(st.integers(0, ncolors - 1), min_size=w, max_size=w), min_size=h, max_size=h))
+    grid = Grid.from_rows(cells)
+    return count_puzzle_from_grid(grid, ncolors), grid

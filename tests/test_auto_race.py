@@ -8,7 +8,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import examples
+from conftest import backend_or_skip, examples
 from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
@@ -32,13 +32,7 @@ PERMUTATIONS = Puzzle((B(1),) * 4, (B(1),) * 4)  # 24 solutions, nothing for lin
 
 
 def _kissat_or_skip():
-    from nonocp.core.errors import BackendUnavailable
-    from nonocp.engines.sat import canonical_solver_name
-
-    try:
-        canonical_solver_name(auto_module.RACE_PARTNER)
-    except BackendUnavailable as e:
-        pytest.skip(str(e))
+    backend_or_skip(f"sat:{auto_module.RACE_PARTNER}")  # the race's partner: a pysat without it does not race
 
 
 @pytest.fixture

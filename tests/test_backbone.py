@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import examples
-from engines import ENGINES
 from nonocp.analysis.backbone import (
     Backbone,
     BackboneError,
@@ -22,11 +21,10 @@ from nonocp.analysis.backbone import (
     native_backbone,
     native_upper_bound,
 )
-from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Domains
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import SolveResult, Status
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import SolveOptions
 from oracle import brute_force
 from strategies import puzzles_with_grid
 from test_check import BruteBackend
@@ -133,27 +131,16 @@ def test_matches_brute_force_on_random_tiny_puzzles(data):
     assert_same(compute_backbone(puzzle, BruteBackend()), reference(puzzle))
 
 
-def _engine(name):
-    try:
-        return get_backend(name)
-    except BackendUnavailable as e:
-        pytest.skip(f"engine {name} not available: {e}")
-    except Exception as e:  # noqa: BLE001 - an engine still being written
-        pytest.skip(f"engine {name} cannot load yet: {e}")
-
-
-@pytest.mark.parametrize("name", ENGINES)
 @pytest.mark.parametrize("puzzle", [DIAGONAL, PERMUTATIONS, PARTLY], ids=["diagonal", "permutations", "partly"])
-def test_real_engines_on_hand_made(name, puzzle):
-    assert_same(compute_backbone(puzzle, _engine(name)), reference(puzzle))
+def test_real_engines_on_hand_made(engine, puzzle):
+    assert_same(compute_backbone(puzzle, engine), reference(puzzle))
 
 
-@pytest.mark.parametrize("name", ENGINES)
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)))
-def test_real_engines_match_brute_force(name, data):
+def test_real_engines_match_brute_force(engine, data):
     puzzle, _ = data
-    assert_same(compute_backbone(puzzle, _engine(name)), reference(puzzle))
+    assert_same(compute_backbone(puzzle, engine), reference(puzzle))
 
 
 def test_no_time_left_leaves_everything_unseen_open():
@@ -163,18 +150,10 @@ def test_no_time_left_leaves_everything_unseen_open():
     assert all(p | o for p, o in zip(bb.possible, bb.open_, strict=True))
 
 
-def _native_or_skip():
-    try:
-        get_backend("native")
-    except Exception as e:  # noqa: BLE001
-        pytest.skip(f"native engine not available: {e}")
-
-
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
 def test_native_all_remaining_cells_matches_brute_force(data):
     """The second, independent method: the native engine's exhaustive all-remaining-cells step."""
-    _native_or_skip()
     puzzle, _ = data
     expected = reference(puzzle)
     found = native_backbone(puzzle)
@@ -186,7 +165,6 @@ def test_native_all_remaining_cells_matches_brute_force(data):
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3)))
 def test_native_upper_bound_is_sound(data):
-    _native_or_skip()
     puzzle, _ = data
     expected = reference(puzzle)
     upper = native_upper_bound(puzzle)
@@ -197,7 +175,6 @@ def test_native_upper_bound_is_sound(data):
 
 @pytest.mark.parametrize("puzzle", [DIAGONAL, PERMUTATIONS, PARTLY], ids=["diagonal", "permutations", "partly"])
 def test_find_backbone_with_the_native_bound(puzzle):
-    _native_or_skip()
     assert_same(find_backbone(puzzle, BruteBackend()), reference(puzzle))
 
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from nonocp.core.errors import BackendUnavailable  # noqa: E402
 from nonocp.core.puzzle import Puzzle  # noqa: E402
 from nonocp.core.result import SolveResult, status_of  # noqa: E402
-from nonocp.engines import BACKENDS, SolveOptions, get_backend  # noqa: E402
+from nonocp.engines import BACKENDS, INDEPENDENT, Backend, SolveOptions, get_backend  # noqa: E402
 from oracle import brute_force  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +36,7 @@ MODULE = "test_bench"  # how workers import this file (tests/ is on their sys.pa
 
 
 # ----------------------------------------------------------------------------------------- fake engines
-class OracleBackend:
+class OracleBackend(Backend):
     """Exact answers from the brute-force oracle (tiny puzzles only); its pid in the stats."""
 
     name = "oracle"
@@ -60,7 +60,7 @@ class OracleBackend:
         exhausted = limit is None or len(found) < limit
         return SolveResult(
             status_of(len(found), exhausted, limit), tuple(found), exhausted, self.name,
-            time.perf_counter() - start, {"pid": os.getpid(), "found": len(found)},
+            time.perf_counter() - start, {"pid": os.getpid(), "ppid": os.getppid(), "found": len(found)},
         )
 
 
@@ -91,11 +91,59 @@ class CrashBackend(OracleBackend):
             os._exit(7)
 
 
+class StuckChildBackend(OracleBackend):
+    """On puzzles titled "stuck", waits for ever on a forked child (as engines that race solvers in
+    children do): what a signal to `bench` must not leave behind."""
+
+    name = "stuckchild"
+
+    def before(self, puzzle: Puzzle, options: SolveOptions) -> None:
+        if puzzle.title == "stuck":
+            from nonocp.engines.forked import call_in_child
+
+            call_in_child(lambda send: time.sleep(600), None)
+
+
+class TallyBackend(OracleBackend):
+    """Appends the puzzle's fingerprint to the file named by its title ("tally:PATH"): what ran, and where."""
+
+    name = "tally"
+
+    def before(self, puzzle: Puzzle, options: SolveOptions) -> None:
+        if puzzle.title.startswith("tally:"):
+            with open(puzzle.title[len("tally:"):], "a", encoding="utf-8") as fh:
+                fh.write(puzzle.fingerprint() + "\n")
+        time.sleep(self.delay)
+
+
+class SlowTallyBackend(TallyBackend):
+    name = "slowtally"
+    delay = 0.2
+
+
+class VictimBackend(OracleBackend):
+    """On a puzzle titled "victim:PATH", the first attempt writes its worker's pid to PATH and hangs (the
+    test kills that worker); a retry, finding PATH, solves normally."""
+
+    name = "victim"
+
+    def before(self, puzzle: Puzzle, options: SolveOptions) -> None:
+        if puzzle.title.startswith("victim:"):
+            marker = Path(puzzle.title[len("victim:"):])
+            if not marker.exists():
+                marker.write_text(f"{os.getppid()} {os.getpid()}")
+                time.sleep(600)
+
+
 FAKES = {
     "oracle": f"{MODULE}:OracleBackend",
     "sleepy": f"{MODULE}:SleepyBackend",
     "stuck": f"{MODULE}:StuckBackend",
     "crash": f"{MODULE}:CrashBackend",
+    "stuckchild": f"{MODULE}:StuckChildBackend",
+    "tally": f"{MODULE}:TallyBackend",
+    "slowtally": f"{MODULE}:SlowTallyBackend",
+    "victim": f"{MODULE}:VictimBackend",
 }
 
 
@@ -106,8 +154,9 @@ def fakes(monkeypatch):
 
 
 def real_engines() -> list[str]:
+    """The independent engines (the registry's) that are available here."""
     out = []
-    for name in ("native", "cpsat", "sat"):
+    for name in INDEPENDENT:
         try:
             get_backend(name)
         except BackendUnavailable:
@@ -150,6 +199,26 @@ def write_puzzles(folder: Path, count: int = 6, prefix: str = "p", titles: dict[
     for i in range(count):
         p = folder / f"{prefix}{i:02d}.non"
         p.write_text(non_text(PICTURES[names[i % len(names)]], (titles or {}).get(i, f"{prefix}{i}")))
+        out.append(p)
+    return out
+
+
+def distinct_puzzles(folder: Path, count: int, title: str = "", seed: int = 1) -> list[Path]:
+    """`count` random 4x4 puzzles with distinct clues (so distinct fingerprints), one .non file each."""
+    import random
+
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    seen: set[str] = set()
+    out = []
+    while len(out) < count:
+        rows = ["".join(rng.choice("#.") for _ in range(4)) for _ in range(4)]
+        text = non_text(rows, title)
+        if "#" not in "".join(rows) or text in seen:
+            continue
+        seen.add(text)
+        p = folder / f"r{len(out):03d}.non"
+        p.write_text(text)
         out.append(p)
     return out
 
@@ -397,6 +466,207 @@ def test_ctrl_c_keeps_every_finished_row(tmp_path):
     # the rows are the first puzzles, in input order (puzzle-by-puzzle dispatch), none twice
     names = [Path(r["file"]).name for r in rows]
     assert len(set(names)) == len(names)
+
+
+# ----------------------------------------------------------------------------------------- signals, disks
+def process_table() -> dict[int, tuple[int, int]]:
+    """{pid: (parent pid, process group)} of every process now (from /proc; Linux)."""
+    out = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":  # zombies are dead already (waiting for a parent to read their status)
+                out[int(d.name)] = (int(fields[1]), int(fields[2]))
+    return out
+
+
+def descendants(root: int) -> set[int]:
+    table = process_table()
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, (ppid, _) in table.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+def wait_until(condition, what: str, rounds: int = 1200) -> None:
+    """Poll `condition` every 0.05 s; fail naming `what` if it never holds (a bound, not a timing test)."""
+    for _ in range(rounds):
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"still waiting for: {what}")
+
+
+def csv_rows_complete(path: Path) -> list[dict[str, str]]:
+    """The CSV's rows, checking that each is whole (every column present, a known verdict)."""
+    from nonocp.batch import CSV_FIELDS, read_csv
+
+    rows = read_csv(str(path))
+    for r in rows:
+        assert None not in r.values() and None not in r and tuple(r) == CSV_FIELDS, r
+        assert r["verdict"] in ("unique", "multiple", "none", "solved", "timeout", "error"), r
+    return rows
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_bench_leaves_no_process_behind(tmp_path, sig):
+    """Workers stuck in solves without a time limit (one waiting on a forked child): after the signal,
+    `bench` exits 130 with a valid partial report, and no process it started is left."""
+    write_puzzles(tmp_path / "in", 6, titles={i: "stuck" for i in range(2, 6)})
+    csv_path = tmp_path / "out.csv"
+    cmd = [sys.executable, str(Path(__file__)), "bench", str(tmp_path / "in"), "-b", "stuckchild", "--jobs", "2",
+           "--timeout", "0", "--no-progress", "--csv", str(csv_path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        # both workers busy on "stuck" puzzles, one of them through a child of its own
+        wait_until(lambda: csv_path.exists() and len(csv_path.read_text().splitlines()) >= 3, "two rows")
+        wait_until(lambda: len(descendants(proc.pid)) >= 5, "forkserver, workers and a solver child")
+        started = descendants(proc.pid)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    rows = csv_rows_complete(csv_path)
+    assert [Path(r["file"]).name for r in rows] == ["p00.non", "p01.non"]
+
+    def gone() -> bool:
+        table = process_table()
+        return not (started & table.keys()) and not any(g == proc.pid for _, g in table.values())
+
+    wait_until(gone, f"the processes of `bench` to end: {sorted(started & process_table().keys())}")
+
+
+def full_disk_after(monkeypatch, budget: int) -> None:
+    """A disk with room for `budget` bytes per file: a write past that is cut short, the next one fails
+    with ENOSPC (rewriting bytes already there still works, as on a real file system)."""
+    import errno
+
+    from nonocp.batch import reports
+
+    def pwrite(fd, data, offset):
+        room = budget - offset
+        if room <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return os.pwrite(fd, bytes(data)[:room], offset)
+
+    monkeypatch.setattr(reports, "_pwrite", pwrite)
+
+
+@pytest.mark.parametrize("budget", [0, 700, 1500])
+def test_a_full_disk_leaves_only_complete_rows_and_names_the_report(fakes, tmp_path, monkeypatch, budget):
+    write_puzzles(tmp_path / "in", 12)
+    csv_path = tmp_path / "out.csv"
+    csv_path.write_text("what the user had\n")
+    full_disk_after(monkeypatch, budget)
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "oracle", "--no-progress", "--csv", str(csv_path)])
+    assert res.exit_code == 2, res.output
+    assert f"{csv_path}: No space left on device" in res.output
+    assert "Traceback" not in res.output
+    if budget == 0:  # not even the header fits: the file that was there is untouched
+        assert csv_path.read_text() == "what the user had\n"
+        return
+    rows = csv_rows_complete(csv_path)
+    assert 0 < len(rows) < 12
+    assert all(r["verdict"] in ("unique", "multiple") for r in rows)
+    assert f"{len(rows)} complete rows" in res.output
+    assert not list(tmp_path.glob(".out.csv.*"))  # no temporary file left beside it
+
+
+def test_a_full_disk_keeps_the_json_stream_valid(fakes, tmp_path, monkeypatch):
+    write_puzzles(tmp_path / "in", 12)
+    json_path = tmp_path / "out.json"
+    full_disk_after(monkeypatch, 1800)
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "oracle", "--no-progress", "--json", str(json_path)])
+    assert res.exit_code == 2 and f"{json_path}: No space left on device" in res.output, res.output
+    doc = json.loads(json_path.read_text())  # a valid document: the rows that fit, not complete
+    assert doc["complete"] is False and 0 < len(doc["runs"]) < 12
+    assert all(r["verdict"] in ("unique", "multiple") for r in doc["runs"])
+
+
+def test_bench_exits_2_when_no_file_can_be_read(fakes, tmp_path):
+    (tmp_path / "in").mkdir()
+    for name in ("a.non", "b.non"):
+        (tmp_path / "in" / name).write_text("not a puzzle at all\n")
+    csv_path = tmp_path / "out.csv"
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "oracle", "--no-progress", "--csv", str(csv_path)])
+    assert res.exit_code == 2, res.output
+    assert "no puzzle could be read" in res.output
+    rows = csv_rows_complete(csv_path)
+    assert [r["verdict"] for r in rows] == ["error", "error"]
+
+
+# ----------------------------------------------------------------------------------------- resuming
+def test_resume_runs_only_what_the_report_lacks(fakes, tmp_path):
+    """A report cut after 4 of 10 rows (as a killed run leaves it, its last row half-written): --resume runs
+    the other 6 and the report ends with each puzzle once, in input order."""
+    from nonocp.batch import read_csv
+
+    tally = tmp_path / "tally.log"
+    distinct_puzzles(tmp_path / "in", 10, title=f"tally:{tally}")
+    (tmp_path / "in" / "junk.non").write_text("not a puzzle\n")
+    csv_path = tmp_path / "out.csv"
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "tally", "--no-progress", "--csv", str(csv_path)])
+    assert res.exit_code == 0, res.output
+    full = read_csv(str(csv_path))
+    assert len(full) == 11 and len(tally.read_text().split()) == 10
+    lines = csv_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    csv_path.write_text("".join(lines[:6]) + lines[6][:25], encoding="utf-8")  # header, 5 rows, a cut one
+    tally.unlink()
+
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "tally", "--no-progress", "--resume", str(csv_path)])
+    assert res.exit_code == 0, res.output
+    assert "5 of 11 rows already there, 6 runs to do" in res.output  # the junk row is one of the 5
+    ran = tally.read_text().split()
+    done_before = {r["fingerprint"] for r in full[:5] if r["engine"]}
+    assert len(ran) == 6 and not set(ran) & done_before
+    after = read_csv(str(csv_path))
+    key = lambda r: (r["file"], r["index"], r["engine"], r["verdict"], r["solutions"], r["fingerprint"])  # noqa: E731
+    assert sorted(map(key, after)) == sorted(map(key, full))  # every puzzle exactly once, same verdicts
+
+    # resuming a complete report runs nothing, and writing the result elsewhere keeps every row
+    tally.unlink()
+    other = tmp_path / "other.json"
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "tally", "--no-progress", "--resume", str(csv_path),
+                   "--json", str(other)])
+    assert res.exit_code == 0 and not tally.exists(), res.output
+    doc = json.loads(other.read_text())
+    assert doc["complete"] is True and doc["resumed_rows"] == 11
+    assert sorted((r["file"], r["engine"], r["fingerprint"]) for r in doc["runs"]) == sorted(
+        (r["file"], r["engine"], r["fingerprint"]) for r in full
+    )
+
+
+def test_resume_refuses_a_file_that_is_not_a_report(fakes, tmp_path):
+    write_puzzles(tmp_path / "in", 2)
+    bogus = tmp_path / "notes.csv"
+    bogus.write_text("name,score\nx,1\n")
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "oracle", "--no-progress", "--resume", str(bogus)])
+    assert res.exit_code == 2 and "notes.csv: not a bench report" in res.output, res.output
+    assert bogus.read_text() == "name,score\nx,1\n"
+    res = run_cli(["bench", str(tmp_path / "in"), "-b", "oracle", "--no-progress", "--resume", str(tmp_path / "no")])
+    assert res.exit_code == 2 and "cannot read the report" in res.output, res.output
+
+
+def test_pool_imports_no_dask(tmp_path):
+    """The default (local pool) path never imports Dask, even where it is installed."""
+    write_puzzles(tmp_path / "in", 2)
+    code = (
+        f"import sys; sys.argv = ['nonocp', 'bench', {str(tmp_path / 'in')!r}, '-b', 'native', '--no-progress']\n"
+        "from nonocp.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert e.code in (0, None), e.code\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
+        "assert not bad, bad\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
 
 
 # ----------------------------------------------------------------------------------------- real engines

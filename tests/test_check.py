@@ -1,14 +1,13 @@
 """`nonocp check` and nonocp.analysis.crosscheck: agreement, disagreement (fake lying engines), bad input.
 
 The fake engines are registered in the real registry (nonocp.engines.BACKENDS) for the duration of
-a test, so the command runs exactly as it does with real engines. They solve by brute force
-(tests/oracle.py), so the puzzles here are tiny.
+a test, so the command runs exactly as it does with real engines. They build on the brute-force engine
+(nonocp.engines.brute), so the puzzles here are tiny.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from typer.testing import CliRunner
@@ -20,35 +19,9 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import SolveResult, Status, status_of
 from nonocp.engines import SolveOptions
+from nonocp.engines.brute import BruteBackend  # "brute", the correct one: the real brute-force engine
 from nonocp.formats import dumps
 from oracle import brute_force
-
-
-def _allowed(grid: Grid, fixed: dict) -> bool:
-    return all(mask >> grid.cells[r][c] & 1 for (r, c), mask in fixed.items())
-
-
-class BruteBackend:
-    """A correct engine for tiny puzzles: brute force, honouring max_solutions and fixed cells."""
-
-    name = "brute"
-
-    def available(self) -> bool:
-        return True
-
-    def version(self) -> str:
-        return "test"
-
-    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        start = time.perf_counter()
-        fixed = options.fixed or {}
-        every = [g for g in brute_force(puzzle) if _allowed(g, fixed)]
-        limit = options.max_solutions
-        found = every if limit is None else every[:limit]
-        # exhausted only when the search proved there is nothing beyond what it returns
-        exhausted = len(found) == len(every) and (limit is None or len(every) < limit)
-        status = status_of(len(found), exhausted, limit)
-        return SolveResult(status, tuple(found), exhausted, self.name, time.perf_counter() - start)
 
 
 class BruteTooBackend(BruteBackend):
@@ -341,17 +314,16 @@ def test_command_with_no_verdict_at_all_is_exit_3_not_agreement(fakes, tmp_path)
     assert result.exit_code == 3
     assert "no verdict" in _words(result.output)
     assert "u.non" in result.stderr and "no engine reached a verdict" in result.stderr
-    doc = json.loads(invoke(good, "--backends", "slow", "--format", "json").stdout)
-    assert doc["puzzles"][0]["deciders"] == 0 and doc["puzzles"][0]["verdict"] == "timeout"
+    [doc] = map(json.loads, invoke(good, "--backends", "slow", "--format", "json").stdout.splitlines())
+    assert doc["deciders"] == 0 and doc["verdict"] == "timeout"
 
 
 def test_command_json(fakes, tmp_path):
     path = write(tmp_path, "m.non", MULTI)
     result = invoke(path, "--format", "json", "--all")
     assert result.exit_code == 0
-    doc = json.loads(result.stdout)
-    assert doc["agree"] is True
-    [p] = doc["puzzles"]
+    [p] = map(json.loads, result.stdout.splitlines())
+    assert p["agree"] is True
     assert p["verdict"] == "multiple" and p["solutions"] == 6
     assert [e["engine"] for e in p["engines"]] == ["brute", "brute2"]
     assert all(e["solutions_ok"] for e in p["engines"])
@@ -361,8 +333,8 @@ def test_command_json_disagreement(fakes, tmp_path):
     path = write(tmp_path, "u.non", UNIQUE)
     result = invoke(path, "--format", "json", "--backends", "brute,saysnone")
     assert result.exit_code == 4
-    doc = json.loads(result.stdout)
-    assert doc["agree"] is False and doc["puzzles"][0]["disagreements"]
+    [doc] = map(json.loads, result.stdout.splitlines())
+    assert doc["agree"] is False and doc["disagreements"]
 
 
 @pytest.mark.parametrize(
@@ -402,9 +374,9 @@ def test_real_engines_agree_on_small_corpus_puzzles():
     dots = corpus_path("picross-solver", "inputs", "test_pattern_08.txt")
     result = invoke(str(demo), str(dots), "--all", "--format", "json")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
-    ran = {e["engine"] for p in doc["puzzles"] for e in p["engines"] if e["status"] not in ("unavailable", "error")}
+    puzzles = [json.loads(line) for line in result.stdout.splitlines()]
+    ran = {e["engine"] for p in puzzles for e in p["engines"] if e["status"] not in ("unavailable", "error")}
     if not ran:
         pytest.skip("no engine installed")
-    assert [p["verdict"] for p in doc["puzzles"]] == ["unique", "multiple"]
-    assert [p["solutions"] for p in doc["puzzles"]] == [1, 16]
+    assert [p["verdict"] for p in puzzles] == ["unique", "multiple"]
+    assert [p["solutions"] for p in puzzles] == [1, 16]

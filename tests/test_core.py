@@ -255,3 +255,20 @@ def test_the_backend_gives_the_same_answers_and_statistics_with_either_core(sear
         assert results[0].stats["core"] == "c" and results[1].stats["core"] == "python"
         assert results[0].solutions == results[1].solutions and results[0].status is results[1].status
         assert {k: results[0].stats[k] for k in keys} == {k: results[1].stats[k] for k in keys}
+
+
+def test_count_clues_run_on_the_reference_core():
+    """The compiled core takes run clues only: a count-and-contiguity puzzle gets the reference core (with
+    count_line.py's line solver), and asking for the compiled one is refused in one line."""
+    from nonocp.core.errors import BackendUnavailable
+    from oracle import brute_force
+    from strategies import count_puzzle_from_grid
+
+    grid = Grid.from_rows([[0, 1, 1, 2], [2, 2, 0, 1], [1, 0, 2, 2], [0, 1, 2, 0]])
+    puzzle = count_puzzle_from_grid(grid, 3)
+    assert core.core_for(puzzle).implementation == "python"
+    got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=None))
+    assert got.stats["core"] == "python" and got.exhausted
+    assert set(got.solutions) == set(brute_force(puzzle)) and grid in got.solutions
+    with pytest.raises(BackendUnavailable, match="run clues only"):
+        NativeBackend().solve(puzzle, SolveOptions(extra={"core": "c"}))

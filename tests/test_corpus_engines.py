@@ -12,11 +12,9 @@ import re
 import pytest
 
 from conftest import corpus_path
-from engines import ENGINES
-from nonocp.core.errors import BackendUnavailable
 from nonocp.core.result import Status
 from nonocp.core.verify import verify
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import SolveOptions
 from nonocp.formats import load
 
 # (corpus path parts, puzzle title or None for a one-puzzle file, exact solution count)
@@ -48,13 +46,6 @@ COUNTED = [
 ]
 
 
-def _engine(name):
-    try:
-        return get_backend(name)
-    except BackendUnavailable as e:
-        pytest.skip(f"engine {name} not available: {e}")
-
-
 def _puzzle(parts, title):
     path = corpus_path(*parts)
     if title is None:
@@ -82,26 +73,23 @@ def _ids(cases):
     return [f"{parts[-1]}:{title}" if title else parts[-1] for parts, title, _ in cases]
 
 
-@pytest.mark.parametrize("name", ENGINES)
 @pytest.mark.parametrize("case", WITH_GOALS, ids=_ids(WITH_GOALS))
-def test_unique_corpus_puzzles_give_their_goal(name, case):
+def test_unique_corpus_puzzles_give_their_goal(engine, case):
     parts, title, count = case
     puzzle = _puzzle(parts, title)
     goal = puzzle.meta.goal
     assert goal is not None and verify(puzzle, goal).ok, "the reader or the file is wrong: the goal breaks the clues"
-    result = _engine(name).solve(puzzle, SolveOptions(max_solutions=2))
+    result = engine.solve(puzzle, SolveOptions(max_solutions=2))
     assert all(verify(puzzle, g).ok for g in result.solutions)
     assert count == 1
     assert result.status is Status.UNIQUE
     assert result.solutions == (goal,)
 
 
-@pytest.mark.parametrize("name", ENGINES)
 @pytest.mark.parametrize("case", COUNTED, ids=_ids(COUNTED))
-def test_picross_solver_counts_are_reproduced(name, case):
+def test_picross_solver_counts_are_reproduced(engine, case):
     parts, title, count = case
     puzzle = _puzzle(parts, title)
-    engine = _engine(name)
     everything = engine.solve(puzzle, SolveOptions(max_solutions=None))
     assert everything.exhausted
     assert all(verify(puzzle, g).ok for g in everything.solutions)

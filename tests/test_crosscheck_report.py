@@ -71,3 +71,17 @@ def test_a_single_multiple_verdict_with_two_verified_grids_counts_as_proven(tmp_
     cells = [c.strip() for c in row.strip("|").split("|")]
     # set, puzzles, agree, disagree, decided by 2+, one engine proven multiple, one engine unchecked, ...
     assert cells[1:7] == ["3", "3", "0", "1", "1", "1"]
+
+
+def test_publish_replaces_only_the_generated_part(tmp_path):
+    start, end = crosscheck_bench.MARKERS
+    doc = tmp_path / "report.md"
+    doc.write_text(f"# Account of the runs\n\nkept\n\n{start}\nold report\n{end}\ntail kept\n")
+    crosscheck_bench.publish("# New report\n\nfigures\n", doc)
+    assert doc.read_text() == f"# Account of the runs\n\nkept\n\n{start}\n# New report\n\nfigures\n{end}\ntail kept\n"
+
+
+def test_the_committed_report_has_its_markers():
+    start, end = crosscheck_bench.MARKERS
+    text = crosscheck_bench.PUBLISHED.read_text()
+    assert text.index(start) < text.index(end)

@@ -55,18 +55,19 @@ def test_returns_the_value_and_delivers_messages_in_order():
     assert value["pid"] != os.getpid() and _gone(value["pid"])
 
 
-def test_a_child_still_running_at_the_deadline_is_killed_keeping_earlier_messages():
+def test_a_child_still_running_at_the_deadline_is_killed_keeping_earlier_messages(stuck_clock):
     got = []
+    clock = stuck_clock()  # the deadline passes once the child is stuck and its messages are read
 
     def fn(send):
         send(os.getpid())
         send("before the loop")
-        while True:  # a solver that never checks the clock (asleep: spinning would take a CI core for 10 s)
+        clock.stuck()
+        while True:  # a solver that never checks the clock (asleep: spinning would take a CI core)
             time.sleep(1)
 
-    # 10 s: time for a child to be scheduled and send both messages first even when a loaded machine
-    # stalls for seconds (seen here)
     finished, value = call_in_child(fn, time.monotonic() + 10, got.append)
+    assert clock.jumped
     assert (finished, value) == (False, None)
     assert got[1:] == ["before the loop"]
     assert _gone(got[0])  # killed and reaped: no zombie left behind
@@ -220,7 +221,7 @@ def test_when_every_member_fails_the_first_members_error_is_raised():
         race_in_children([dies, broken], None)
 
 
-def test_the_caller_stops_the_race_from_a_message_and_at_the_deadline():
+def test_the_caller_stops_the_race_from_a_message_and_at_the_deadline(stuck_clock):
     pids = []
 
     def found(send):
@@ -238,5 +239,15 @@ def test_the_caller_stops_the_race_from_a_message_and_at_the_deadline():
     assert pids and _gone(pids[0])
 
     pids.clear()
-    assert race_in_children([_sleeper, _sleeper], time.monotonic() + 10, lambda i, m: pids.append(m)) == (None, None)
-    assert pids and all(_gone(pid) for pid in pids)
+    clock = stuck_clock(children=2)  # the deadline passes once both members are stuck, their pids read
+
+    def stuck_sleeper(send):
+        send(os.getpid())
+        clock.stuck()
+        while True:
+            time.sleep(1)
+
+    deadline = time.monotonic() + 10
+    assert race_in_children([stuck_sleeper, stuck_sleeper], deadline, lambda i, m: pids.append(m)) == (None, None)
+    assert clock.jumped
+    assert len(pids) == 2 and all(_gone(pid) for pid in pids)

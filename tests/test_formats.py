@@ -160,10 +160,13 @@ def test_non_colour_bare_numbers_are_colour_1_black():
     assert_goal_matches(p)
 
 
-def test_non_undeclared_colour_symbol_gets_a_default_colour():
-    p = one("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\n")
-    assert [c.symbol for c in p.palette.colors] == ["0", "a", "b"]
-    assert len({c.rgb for c in p.palette.colors}) == 3
+def test_non_undeclared_colour_symbol_is_an_error_at_its_column():
+    """Strict input: a symbol no `color` line declares is a typo as often as a colour (`2.1`, `1l`), so it
+    is refused where it stands, with what to write instead, never turned into an invented colour."""
+    with pytest.raises(ParseError) as e:
+        one("width 2\nheight 1\nrows\n1a,1b\ncolumns\n1a\n1b\n")
+    assert (e.value.line, e.value.column) == (4, 2)
+    assert "colour 'a' is not declared" in str(e.value) and "color a #rrggbb" in str(e.value)
 
 
 def test_non_background_colour_line():
@@ -205,14 +208,14 @@ def test_nonpack_bundle_with_line_numbers():
         ("width 2\nheight 2\nrows\n3\n1\ncolumns\n1\n1\n", 4, "needs 3 cells"),
         ("width 2\nheight 2\nrows\n1,1,1\n1\ncolumns\n1\n1\n", 4, "needs 5 cells"),
         ("width 2\nheight 2\nrows\n1\n1\n1\ncolumns\n1\n1\n", 6, "more than 2 row clues"),
-        ("width 2\nheight 3\nrows\n1\ncolumns\n1\n1\n", 4, "expected 3 row clues"),
+        ("width 2\nheight 3\nrows\n1\ncolumns\n1\n1\n", 3, "holds 1 row clues; expected 3"),
         ("width 99999999999999999999\nheight 2\nrows\n", 1, "too large"),
         ("width 20000\nheight 2\nrows\n", 2, "over 10000"),
         ("width 3000\nheight 3000\nrows\n", 2, "cells are refused"),
         ("width -2\nheight 2\nrows\n", 1, "not a non-negative integer"),
         ("width 0\nheight 2\nrows\ncolumns\n", 2, "at least one row"),
         ("width 2\nheight 1\nrows\n99999999999\ncolumns\n1\n0\n", 4, "too large"),
-        ("width 2\nheight 1\nrows\n-1\ncolumns\n1\n0\n", 4, "cannot read clue"),
+        ("width 2\nheight 1\nrows\n-1\ncolumns\n1\n0\n", 4, "'-' is not a number or a separator"),
         ('width 2\nheight 1\nrows\n1\ncolumns\n1\n0\ngoal "10x"\n', 8, "goal has 3 cells"),
         ("color a #ff0000\ncolor a #00ff00\nwidth 1\nheight 1\nrows\n1a\ncolumns\n1a\n", 2, "defined twice"),
         ("color a red\nwidth 1\nheight 1\nrows\n1a\ncolumns\n1a\n", 1, "colour definition"),
@@ -232,10 +235,38 @@ def test_non_rejects_with_line_and_reason(text, line, reason):
         assert reason in msg
 
 
-def test_colour_puzzle_unknown_x_suffix_reads_as_colour_x():
-    # "any characters after the number that aren't recognized" are a colour symbol in the extension
-    p = one("width 2\nheight 1\nrows\n1x\ncolumns\n1x\n0\n")
-    assert p.palette[1].symbol == "x"
+@pytest.mark.parametrize(("clue", "column", "hint"), [
+    ("2.1", 2, "did you mean 2,1?"),
+    ("1.5", 2, "did you mean 1,5?"),
+    ("2;1", 2, "did you mean 2,1?"),
+    ("l", 1, "did you mean 1?"),
+    ("1 O", 3, "did you mean 0?"),
+    ("x", 1, "numbers separated by commas or spaces"),
+    ("  1,1x", 6, "colour 'x' is not declared"),
+])
+def test_non_clue_typos_are_errors_with_line_column_and_hint(clue, column, hint):
+    """`2.1` used to invent a colour `.` (and answer "no solution"); `l` and `x` used to end the section,
+    giving "expected 2 row clues, found 1" on another line."""
+    text = f"width 5\nheight 2\nrows\n1\n{clue}\ncolumns\n1\n1\n1\n1\n1\n"
+    with pytest.raises(ParseError) as e:
+        loads(text, "non", "typo.non")
+    assert (e.value.line, e.value.column) == (5, column), str(e.value)
+    assert str(e.value).startswith(f"typo.non:5:{column}: ") and hint in str(e.value)
+
+
+def test_non_declared_colour_typo_suggests_the_declared_one():
+    text = "color a #ff0000\ncolor b #00ff00\nwidth 2\nheight 1\nrows\n1a,1B\ncolumns\n1a\n1b\n"
+    with pytest.raises(ParseError, match=r":6:5: .*'B' is not a number, a separator or a declared colour; "
+                       r"did you mean b\?"):
+        loads(text, "non", "c.non")
+
+
+def test_non_empty_clue_as_the_last_blank_line_of_the_file():
+    """mikix writes an empty line as a blank line, also when it is the last clue of the file."""
+    for text in ("width 2\nheight 2\nrows\n1\n1\ncolumns\n2\n\n",
+                 "width 2\nheight 2\nrows\n1\n1\ncolumns\n2\n\n====\n"):
+        p = loads(text, "nonpack")[0]
+        assert p.cols == (bw(2), ())
 
 
 # --- webpbn XML ------------------------------------------------------------------------------------
@@ -337,6 +368,16 @@ def test_nin_and_mk_read_the_same_puzzle():
 def test_nin_ignores_trailing_junk_like_the_original_program():
     text = (FIX / "small.nin").read_text() + "7 7 7\nnot a clue at all\n"
     assert loads(text, "nin")[0].rows == (bw(1, 1), (), bw(3))
+
+
+@pytest.mark.parametrize(("line", "column", "hint"), [("1.1", 2, "did you mean 1,1?"), ("1 l", 3, "did you mean 1?"),
+                                                     ("1 a", 3, "numbers separated by commas or spaces")])
+def test_number_clue_typos_are_errors_with_column_and_hint(line, column, hint):
+    """Readers of plain number clues (.nin, .mk, .g, tournament, ...) share number_clue: the same strict rule."""
+    text = (FIX / "small.nin").read_text().replace("1 1\n0\n", f"{line}\n0\n", 1)
+    with pytest.raises(ParseError) as e:
+        loads(text, "nin", "t.nin")
+    assert (e.value.line, e.value.column) == (2, column) and hint in str(e.value)
 
 
 def test_nin_truncated():
@@ -486,12 +527,13 @@ def test_dumps_of_load_is_stable(fmt, name):
     assert dumps(again, fmt) == text
 
 
-def test_non_writer_remaps_symbols_that_are_not_letters():
+def test_non_writer_remaps_symbols_non_cannot_carry():
+    """`*` can follow a block length (`1*`); a digit cannot (it would read as part of the length)."""
     palette = Palette((Color("white", "#ffffff", "0"), Color("red", "#ff0000", "*"), Color("blue", "#0000ff", "9")))
     goal = Grid(((1, 2),))
     p = Puzzle((( Block(1, 1), Block(1, 2)),), (bw(1), (Block(1, 2),)), palette, Meta(title="x", goal=goal))
     text = dumps(p, "non")
-    assert "color a #ff0000" in text and "color b #0000ff" in text and 'goal "ab"' in text
+    assert "color * #ff0000" in text and "color a #0000ff" in text and 'goal "*a"' in text
     q = one(text)
     assert (q.rows, q.cols, q.meta.goal) == (p.rows, p.cols, p.meta.goal)
 
@@ -573,9 +615,9 @@ def test_utf8_bom_is_skipped(tmp_path):
 
 
 def test_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
-    import nonocp.formats._common as common
+    import nonocp.formats.files as files
 
-    monkeypatch.setattr(common, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 10)
     f = tmp_path / "big.non"
     f.write_text(SMALL)
     with pytest.raises(ParseError, match="refused"):

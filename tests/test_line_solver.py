@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import FULL_DEPTH, examples
 from nonocp.core.puzzle import Block, Clue, line_clue
 from nonocp.engines.native import core
-from nonocp.engines.native.line import _reverse, line_feasible, solve_line
+from nonocp.engines.native.line import _reverse, feasible_planned, plan_of, solve_line
 from oracle import line_solutions
 
 
@@ -86,7 +86,7 @@ def run_solver(clue: Clue, cellmasks, ncol: int, impl: str = "python") -> list[i
         got = core.new_core([blocks] + [()] * n, [n] + [1] * n, 1, n, ncol, compiled=True).solve_line(0, masks)
     else:
         got = solve_line(blocks, n, masks)
-        assert line_feasible(blocks, n, masks) == (got is not None), "the one-pass feasibility check must agree"
+        assert feasible_planned(plan_of(blocks), n, masks) == (got is not None), "the one-pass check must agree"
     if got is None:
         return None
     assert len(got) == ncol

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, corpus_path
-from nonocp.core.errors import BackendUnavailable
+from conftest import ROOT, backend_or_skip, corpus_path
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import SolveOptions
 from oracle import brute_force
 from strategies import palette_of, puzzle_from_grid
 
@@ -72,10 +71,7 @@ def minizinc_solutions(puzzle: Puzzle, tmp_path: Path, limit: int | None = None)
 
 
 def cpsat(puzzle: Puzzle, limit: int | None):
-    try:
-        return get_backend("cpsat").solve(puzzle, SolveOptions(max_solutions=limit))
-    except BackendUnavailable as e:
-        pytest.skip(str(e))
+    return backend_or_skip("cpsat").solve(puzzle, SolveOptions(max_solutions=limit))
 
 
 def B(*lengths: int, color: int = 1):

@@ -14,13 +14,11 @@ import math
 import pytest
 
 from conftest import PUZZLES, ROOT
-from engines import ENGINES
-from nonocp.core.errors import BackendUnavailable
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import SolveOptions
 from nonocp.formats import load
-from oracle import brute_force, line_solutions
+from oracle import brute_force, count_lines, line_solutions
 
-PUZZLE_EXTENSIONS = (".non", ".nonpack")
+PUZZLE_EXTENSIONS = (".non", ".nonpack", ".counts", ".json")
 
 
 def expected_rows() -> list[tuple[str, int, int, str]]:
@@ -62,8 +60,20 @@ def test_the_collection_covers_what_the_issue_asks():
     assert any(p.width == p.height == 1 for p, _ in puzzles)
     assert any(any(not clue for clue in p.rows + p.cols) for p, _ in puzzles)  # empty lines
     assert any(count >= 2 for _, count in puzzles) and any(count == 0 for _, count in puzzles)
-    colours = {len(p.palette) - 1 for p, _ in puzzles}
+    colours = {len(p.palette) - 1 for p, _ in puzzles if not p.has_counts}
     assert {1, 2, 3, 4, 5} <= colours  # black and white, and 2 to 5 colours
+
+
+def test_the_count_clue_puzzles_cover_what_their_issue_asks():
+    """Count-and-contiguity puzzles: hand-drawn and generated, 5x5 to 20x20, 2 to 6 colours (no background),
+    every verdict, in both file forms."""
+    counted = [(the_puzzle(n, i), n, count) for n, i, count, _ in EXPECTED if the_puzzle(n, i).has_counts]
+    assert {len(p.palette) for p, _, _ in counted} == {2, 3, 4, 5, 6}
+    assert min(p.width * p.height for p, _, _ in counted) == 25
+    assert any(p.width == p.height == 20 for p, _, _ in counted)
+    assert {min(count, 2) for _, _, count in counted} == {0, 1, 2}
+    assert {name.rsplit(".", 1)[1] for _, name, _ in counted} == {"counts", "json"}
+    assert {p.meta.source == "hand-drawn" for p, _, _ in counted} == {True, False}
 
 
 @pytest.mark.parametrize("name,index,count,status", EXPECTED, ids=IDS)
@@ -77,19 +87,11 @@ def test_goal_present_exactly_when_unique(name, index, count, status):
         assert p.meta.goal is None
 
 
-def engine(name: str):
-    try:
-        return get_backend(name)
-    except BackendUnavailable as e:
-        pytest.skip(f"engine {name} not available: {e}")
-
-
-@pytest.mark.parametrize("engine_name", ENGINES)
 @pytest.mark.parametrize("name,index,count,status", EXPECTED, ids=IDS)
-def test_recorded_count_with_every_engine(engine_name, name, index, count, status):
+def test_recorded_count_with_every_engine(engine_name, engine, name, index, count, status):
     p = the_puzzle(name, index)
     # one more than recorded: finding exactly `count` and exhausting the search proves the count
-    result = engine(engine_name).solve(p, SolveOptions(max_solutions=count + 1))
+    result = engine.solve(p, SolveOptions(max_solutions=count + 1))
     assert len(result.solutions) == count, f"{engine_name} found {len(result.solutions)}, recorded {count}"
     assert result.exhausted and str(result.status) == status
     assert all(p.is_solution(g) for g in result.solutions)
@@ -99,6 +101,8 @@ def test_recorded_count_with_every_engine(engine_name, name, index, count, statu
 
 
 def search_space(p) -> int:
+    if p.has_counts:
+        return math.prod(len(count_lines(clue, p.width)) for clue in p.rows)
     return math.prod(len(line_solutions(clue, p.width, len(p.palette))) for clue in p.rows)
 
 

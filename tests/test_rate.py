@@ -162,3 +162,25 @@ def test_cli_bad_file_in_a_folder_is_a_row(tmp_path):
     assert "ERROR" in res.stdout and "good.non" in res.stdout
     res = runner.invoke(app, ["rate", str(tmp_path / "bad.non")])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_guesses_per_solution():
+    """Every solution is reported with the guesses it rests on; the walk finds them all with --solutions 0."""
+    smiley = load(str(PUZZLES / "smiley.non"))[0]
+    r = rate(smiley, max_solutions=None)
+    assert r.verdict == "MULTIPLE" and r.exhaustive and len(r.guesses_per_solution) == 9
+    assert r.guesses_per_solution[0] == r.depth >= 1
+    r2 = rate(smiley)  # the default walk stops at two: enough for the verdict
+    assert len(r2.guesses_per_solution) == 2 and not r2.exhaustive
+    assert r2.guesses_per_solution == r.guesses_per_solution[:2]
+    heart = load(str(PUZZLES / "heart.non"))[0]
+    r = rate(heart)
+    assert r.verdict == "LINE" and r.guesses_per_solution == (0,) and r.exhaustive
+    res = runner.invoke(app, ["rate", str(PUZZLES / "smiley.non"), "--solutions", "0"])
+    assert res.exit_code == 0, res.output
+    assert "MULTIPLE: 9 solutions" in res.stdout and "guesses per solution: 2, 1, 1" in res.stdout
+    res = runner.invoke(app, ["rate", str(PUZZLES / "smiley.non"), "-f", "json"])
+    record = json.loads(res.stdout)
+    assert record["guesses_per_solution"] == [2, 1] and record["exhaustive"] is False
+    res = runner.invoke(app, ["rate", str(PUZZLES / "smiley.non"), "--solutions", "-1"])
+    assert res.exit_code == 2

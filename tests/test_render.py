@@ -133,12 +133,34 @@ def test_svg_parses_and_has_one_cell_per_grid_cell_in_its_colour(case):
     assert sorted(numbers) == sorted(blocks + ["0"] * empties)
 
 
-def test_svg_title_is_escaped_and_marked_cells_are_crossed():
+def test_svg_title_is_escaped_and_marked_cells_are_checkered():
     root, cells = svg_cells(render_svg(FLAG, FLAG_GRID, marked=[(0, 0), (1, 2)]))
     assert root.find(f"{SVG}title").text == "A & <B>"
-    crosses = [(int(p.get("data-row")), int(p.get("data-col"))) for p in root.iter(f"{SVG}path")]
-    assert sorted(crosses) == [(0, 0), (1, 2)]
+    (group,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "marked"]
+    covered = [(int(r.get("data-row")), int(r.get("data-col"))) for r in group.iter(f"{SVG}rect")]
+    assert sorted(covered) == [(0, 0), (1, 2)]
+    (pattern,) = root.iter(f"{SVG}pattern")
+    assert group.get("fill") == f"url(#{pattern.get('id')})"
+    # the pattern is a checkerboard of two greys, no cross (a cross reads as "known empty")
+    fills = [r.get("fill") for r in pattern.iter(f"{SVG}rect")]
+    assert len(set(fills)) == 2 and len(fills) > 2 and not list(root.iter(f"{SVG}path"))
     assert int(root.get("width")) == picture(FLAG).width and int(root.get("height")) == picture(FLAG).height
+
+
+@pytest.mark.parametrize("cell", [12, 20, 40])
+def test_png_marked_cells_are_checkered(cell):
+    data = render_png(FLAG, FLAG_GRID, marked=[(0, 0)], cell=cell)
+    pic = picture(FLAG, FLAG_GRID, marked=[(0, 0)], cell=cell)
+    (c,) = [c for c in pic.cells if c.marked]
+    with Image.open(io.BytesIO(data)) as img:
+        rgb = img.convert("RGB")
+        quarter = cell / 4
+        # two neighbouring checks inside the cell differ (light, dark), and neither is the cell's own colour
+        a = rgb.getpixel((int(c.x + quarter * 1.5), int(c.y + quarter * 1.5)))
+        b = rgb.getpixel((int(c.x + quarter * 2.5), int(c.y + quarter * 1.5)))
+        assert a != b
+        own = FLAG.palette[FLAG_GRID.cells[0][0]].rgb
+        assert "#{:02x}{:02x}{:02x}".format(*a) != own and "#{:02x}{:02x}{:02x}".format(*b) != own
 
 
 def test_svg_without_grid_is_blank():

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_path, examples
+from conftest import backend_or_skip, corpus_path, examples
+from drat import read_dimacs, rup_check
 from nonocp.core.errors import BackendUnavailable
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import Status
@@ -81,10 +82,7 @@ def test_unknown_encoding_is_an_error():
 @pytest.mark.parametrize("variant", ["glucose4", "g3", "minisat22", "lingeling", "cadical153", "kissat"])
 def test_solver_variants_count_24_permutations(variant):
     puzzle = Puzzle((B(1),) * 4, (B(1),) * 4)
-    try:
-        backend = sat(variant)
-    except BackendUnavailable as e:
-        pytest.skip(str(e))
+    backend = backend_or_skip(f"sat:{variant}")
     result = backend.solve(puzzle, SolveOptions(max_solutions=None))
     assert result.exhausted and len(set(result.solutions)) == 24
     assert all(puzzle.is_solution(g) for g in result.solutions)
@@ -95,10 +93,7 @@ def test_solver_variants_count_24_permutations(variant):
 def test_kissat_hands_later_rounds_to_cadical_starting_at_the_last_solution(monkeypatch):
     """Kissat (one-shot in pysat) finds the first solution; the follow-up solver holds every blocking clause
     and gets the last solution's literals as its phases. The answers stay exact: all 24 permutations."""
-    try:
-        backend = sat("kissat")
-    except BackendUnavailable as e:
-        pytest.skip(str(e))
+    backend = backend_or_skip("sat:kissat")
     from pysat.solvers import Solver
 
     import nonocp.engines.sat as sat_module
@@ -167,9 +162,9 @@ def hang_guard():
     signal.signal(signal.SIGALRM, old)
 
 
-def _hanging_from_call(n: int):
+def _hanging_from_call(n: int, stuck):
     """A solve_until that answers normally n-1 times, then never returns and never looks at the clock
-    (what a CaDiCaL conflict slice or a Kissat solve does on a hard formula)."""
+    (what a CaDiCaL conflict slice or a Kissat solve does on a hard formula); `stuck()` says so first."""
     import nonocp.engines.sat as sat_module
 
     real = sat_module.solve_until
@@ -178,6 +173,7 @@ def _hanging_from_call(n: int):
     def solve_until(solver, name, deadline):
         calls.append(name)
         if len(calls) >= n:
+            stuck()
             while True:
                 time.sleep(1)  # never returns (sleeping rather than spinning spares a CI core)
         return real(solver, name, deadline)
@@ -186,31 +182,36 @@ def _hanging_from_call(n: int):
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
-def test_a_solve_that_ignores_the_time_limit_is_killed_keeping_its_solutions(monkeypatch, hang_guard):
+def test_a_solve_that_ignores_the_time_limit_is_killed_keeping_its_solutions(monkeypatch, hang_guard, stuck_clock):
     import nonocp.engines.sat as sat_module
 
-    monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(2))
-    # 10 s: time for the first solve even when a loaded machine stalls for seconds (seen here); the second
-    # never ends and is killed
+    # the deadline passes (StuckClock) once the child is stuck in the second solve, having sent the first
+    # solution: a stall of the machine cannot make the first solve miss it
+    clock = stuck_clock()
+    monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(2, clock.stuck))
     puzzle = Puzzle((B(1),) * 3, (B(1),) * 3)  # 6 permutation matrices
     result = sat().solve(puzzle, SolveOptions(max_solutions=2, time_limit=10))
+    assert clock.jumped  # ended by the deadline, not by the child
     assert result.status is Status.TIMEOUT and not result.exhausted
     assert len(result.solutions) == 1 and puzzle.is_solution(result.solutions[0])
     assert result.stats["killed_at_time_limit"] is True
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the hard stop needs os.fork")
-def test_a_proof_solve_killed_at_the_limit_keeps_the_verdict(monkeypatch, hang_guard, tmp_path):
+def test_a_proof_solve_killed_at_the_limit_keeps_the_verdict(monkeypatch, hang_guard, tmp_path, stuck_clock):
     import nonocp.engines.sat as sat_module
 
     puzzle = Puzzle((B(2), B(1)), (B(2), B(1)))  # unique
     # the search takes two solve_until calls (a solution, then UNSAT); the third is the proof solve
-    monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(3))
-    options = SolveOptions(max_solutions=2, time_limit=10, extra={"proof_dir": str(tmp_path)})
+    clock = stuck_clock()
+    monkeypatch.setattr(sat_module, "solve_until", _hanging_from_call(3, clock.stuck))
+    proofs = tmp_path / "proofs"
+    options = SolveOptions(max_solutions=2, time_limit=10, extra={"proof_dir": str(proofs)})
     result = sat().solve(puzzle, options)
+    assert clock.jumped
     assert result.status is Status.UNIQUE and result.exhausted
     assert result.stats["proof_status"] == "timeout" and result.proof is None
-    assert not list(tmp_path.glob("*.drat")) and not list(tmp_path.glob("*.partial"))
+    assert not list(proofs.glob("*.drat")) and not list(proofs.glob("*.partial"))
 
 
 def test_with_a_time_limit_the_child_returns_the_full_answer():
@@ -265,74 +266,6 @@ def test_nonogram_db_goals():
 
 
 # --- proofs ---------------------------------------------------------------------------------------
-
-
-def read_dimacs(text: str) -> list[list[int]]:
-    clauses, current = [], []
-    for line in text.splitlines():
-        if not line or line[0] in "cp":
-            continue
-        for tok in line.split():
-            v = int(tok)
-            if v == 0:
-                clauses.append(current)
-                current = []
-            else:
-                current.append(v)
-    return clauses
-
-
-def rup_check(cnf: list[list[int]], proof_lines: list[str]) -> bool:
-    """A small independent DRUP checker (forward): every added lemma must follow from the clauses so far
-    by unit propagation, deletions remove clauses, and the empty clause must be derived. Deliberately
-    naive (tiny formulas only); it accepts no RAT lemmas, so it is stricter than DRAT."""
-    from collections import Counter
-
-    db: Counter[tuple[int, ...]] = Counter(tuple(sorted(c)) for c in cnf)
-
-    def propagates_to_conflict(assumed: set[int]) -> bool:
-        assign = set(assumed)
-        if any(-lit in assign for lit in assign):
-            return True
-        changed = True
-        while changed:
-            changed = False
-            for clause in db:
-                unassigned = []
-                satisfied = False
-                for lit in clause:
-                    if lit in assign:
-                        satisfied = True
-                        break
-                    if -lit not in assign:
-                        unassigned.append(lit)
-                if satisfied:
-                    continue
-                if not unassigned:
-                    return True
-                if len(unassigned) == 1:
-                    assign.add(unassigned[0])
-                    changed = True
-        return False
-
-    for line in proof_lines:
-        toks = line.split()
-        if not toks:
-            continue
-        if toks[0] == "d":
-            key = tuple(sorted(int(t) for t in toks[1:-1]))
-            if db[key] > 0:
-                db[key] -= 1
-                if db[key] == 0:
-                    del db[key]
-            continue
-        lemma = [int(t) for t in toks[:-1]]
-        if not propagates_to_conflict({-lit for lit in lemma}):
-            return False
-        if not lemma:
-            return True
-        db[tuple(sorted(lemma))] += 1
-    return propagates_to_conflict(set())
 
 
 UNSAT_PUZZLE = Puzzle((B(2), B(1), ()), (B(1, 1), B(1), ()))

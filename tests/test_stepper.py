@@ -231,3 +231,45 @@ def test_remaining_cells_is_bounded_and_says_so():
     out = s.remaining_cells(limit=5)
     assert out[0].solutions == 0 and s.note == "contradiction"
     assert s.step() == [] and s.finished
+
+
+def test_any_session_then_stepping_to_the_end_finds_every_solution_once():
+    """Random sessions mixing every action (steps, lines, guesses, undo, all remaining cells, save and
+    load), then step() to the end: the solutions reached are the puzzle's, each exactly once."""
+    from nonocp.core.puzzle import Puzzle
+
+    for seed in range(examples(240)):
+        rnd = random.Random(seed)
+        w, h, nc = rnd.randint(2, 5), rnd.randint(2, 5), rnd.choice([2, 2, 3])
+        cells = [[rnd.randint(1, nc - 1) if rnd.random() < 0.5 else 0 for _ in range(w)] for _ in range(h)]
+        p = puzzle_from_grid(Grid.from_rows(cells), palette_of(nc))
+        if rnd.random() < 0.3:  # row clues swapped: often no solution
+            rows = list(p.rows)
+            i, j = rnd.randrange(h), rnd.randrange(h)
+            rows[i], rows[j] = rows[j], rows[i]
+            p = Puzzle(tuple(rows), p.cols, p.palette)
+        want = sorted(masks_of(g) for g in brute_force(p))
+        s = Stepper(p)
+        for _ in range(rnd.randint(0, 40)):
+            a = rnd.random()
+            if a < 0.4:
+                s.step()
+            elif a < 0.6:
+                kind = rnd.choice(["row", "col"])
+                s.examine((kind, rnd.randrange(h if kind == "row" else w)))
+            elif a < 0.7:
+                open_cells = [(r, c) for r in range(h) for c in range(w) if len(s.candidates(r, c)) > 1]
+                if open_cells:
+                    r, c = rnd.choice(open_cells)
+                    s.guess((r, c), rnd.choice(s.candidates(r, c)))
+            elif a < 0.85:
+                s.undo()
+            elif a < 0.9:
+                s.remaining_cells(limit=rnd.choice([1, 5, 100]))
+            else:
+                s = Stepper.from_state(p, json.loads(json.dumps(s.state())))
+        for _ in range(100_000):
+            if not s.step():
+                break
+        assert s.finished, f"seed {seed}: never finished"
+        assert sorted(tuple(x) for x in s.solutions) == want, f"seed {seed}"

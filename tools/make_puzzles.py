@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write the team's puzzles into puzzles/: hand-drawn pixel art (drawn below as text) and seeded
-generated ones. Deterministic: the same seeds give the same files, so `git diff` after a rerun is empty.
+generated ones, and the count-and-contiguity puzzles of tools/make_count_puzzles.py. Deterministic: the same
+seeds give the same files, so `git diff` after a rerun is empty.
 
     python tools/make_puzzles.py                  # (re)write the .non/.nonpack files
     python tools/make_puzzles.py --count cpsat    # also count solutions and rewrite puzzles/expected.tsv
@@ -22,7 +23,7 @@ from pathlib import Path
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Color, Palette
 from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
-from nonocp.formats import dumps
+from nonocp.formats import dumps, format_for_extension
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "puzzles"
@@ -250,7 +251,16 @@ def all_files() -> dict[str, list[Puzzle]]:
     for recipe in SINGLES:
         files[f"{recipe.stem}.non"] = [recipe.puzzle()]
     files[f"{BUNDLE[0]}.nonpack"] = [r.puzzle() for r in BUNDLE[1]]
+    files.update(count_puzzles())
     return files
+
+
+def count_puzzles() -> dict[str, list[Puzzle]]:
+    """The count-and-contiguity puzzles (tools/make_count_puzzles.py), written as their extensions say."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from make_count_puzzles import all_files as count_files
+
+    return count_files()
 
 
 def recorded_counts() -> dict[tuple[str, int], int]:
@@ -290,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
             if counts.get((name, i)) != 1 and p.meta.goal is not None:
                 p = dataclasses.replace(p, meta=dataclasses.replace(p.meta, goal=None))  # goal only where unique
             kept.append(p)
-        (OUT / name).write_text(dumps(kept[0] if len(kept) == 1 else kept, "non"), encoding="utf-8")
+        fmt = format_for_extension(name)  # .non, .nonpack, and the count puzzles' .counts and .json
+        (OUT / name).write_text(dumps(kept[0] if len(kept) == 1 else kept, fmt), encoding="utf-8")
     if args.count:
         lines = ["file\tpuzzle\tsolutions\tstatus"]
         lines += [f"{name}\t{i}\t{n}\t{status_of_count(n)}" for (name, i), n in counts.items()]

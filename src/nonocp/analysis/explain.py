@@ -77,6 +77,7 @@ class Explanation:
     engine_stats: dict[str, Any] = field(default_factory=dict)
     solutions: list[FoundSolution] = field(default_factory=list)
     exhaustive: bool = False  # `solutions` holds every solution of the puzzle
+    all_solutions: bool = False  # the walk was asked to go past the first solution
 
     def count(self, kind: str) -> int:
         return sum(1 for s in self.steps if s.kind == kind)
@@ -171,13 +172,14 @@ def explain(
             status = Status.MULTIPLE
         elif result.exhausted and (check_unique or all_solutions):
             status = Status.UNIQUE
-        exhaustive = all_solutions and result.exhausted
+        # the solutions listed are all there are (with only the first traced, that is when there is at most one)
+        exhaustive = result.exhausted and (all_solutions or (n <= 1 and check_unique))
     elif found and outcome != "truncated" and all_solutions and len(found) >= 2:
         status = Status.MULTIPLE  # timed out after two solutions: several, not how many
     stats = result.stats if result is not None else {}
     masks = replay(puzzle, maker.steps) if outcome == "truncated" else maker.masks
     return Explanation(puzzle, maker.steps, outcome, status, found[0].grid if found else None, masks,
-                       time.monotonic() - start, stats, found, exhaustive)
+                       time.monotonic() - start, stats, found, exhaustive, all_solutions)
 
 
 def replay(puzzle: Puzzle, steps: Sequence[Step]) -> list[int]:

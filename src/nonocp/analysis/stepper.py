@@ -12,8 +12,10 @@ and the web workbench's Step mode.
 
 Every action returns the steps it took (nonocp.analysis.steps.Step: technique, line or cell, the changed
 cells with old and new candidate masks, depth, group, pass; sentences come from
-nonocp.render.steps_text.step_text) and leaves a short machine-readable `note` when it took none or gave
-up ("nothing-new", "contradiction", "finished", "gave-up-limit", "gave-up-time").
+nonocp.render.steps_text.step_text; `nonocp.analysis.explain.step_json(step, puzzle, describe)` gives the
+JSON form `explain --format json` prints, candidates as symbols) and leaves a short machine-readable `note`
+when it took none or gave up ("nothing-new", "contradiction", "finished", "gave-up-limit", "gave-up-time",
+"nothing-to-undo").
 
 How `step()` chooses: it follows the native engine's probing depth-first search (nonocp.engines.native
 `trace_solve`) from the current grid, and keeps going past solutions: line steps, probes, guesses,
@@ -38,8 +40,7 @@ from collections import deque
 from typing import Any
 
 from nonocp.analysis.explain import SMALL_RESIDUE
-from nonocp.analysis.steps import Frame, Step, StepMaker, blocks_of_line, line_cells, line_name, line_number
-from nonocp.analysis.techniques import decompose
+from nonocp.analysis.steps import Frame, Step, StepMaker, line_cells, line_name, line_number
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines import native
@@ -60,6 +61,8 @@ class _Full(Exception):
 
 def fingerprint(puzzle: Puzzle) -> str:
     """A short hash of the clues and palette: a saved state only loads onto the puzzle it was made for."""
+    if puzzle.has_counts:
+        return puzzle.fingerprint()
     text = repr((puzzle.width, puzzle.height, [[(b.length, b.color) for b in c] for c in puzzle.rows],
                  [[(b.length, b.color) for b in c] for c in puzzle.cols], [c.rgb for c in puzzle.palette.colors]))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -111,10 +114,6 @@ class Stepper:
         return last is not None and (last.kind == "contradiction" or
                                      (last.kind == "all-remaining-cells" and last.solutions == 0))
 
-    def _solved(self) -> bool:
-        last = self.maker.steps[-1] if self.maker.steps else None
-        return last is not None and last.kind == "solution"
-
     # ----------------------------------------------------------------- the engine's choice
 
     def step(self) -> list[Step]:
@@ -123,9 +122,9 @@ class Stepper:
         if self.finished:
             self.note = "finished"
             return []
-        if not self.ahead and (self._dead() or self._solved() or self.ahead_ends):
+        if not self.ahead and (self._dead() or self._reached() or self.ahead_ends):
             self.ahead_ends = False
-            if self._dead() or self._solved():
+            if self._dead() or self._reached():
                 if not self.maker.frames:
                     self.finished = True
                     self.note = "finished"
@@ -204,19 +203,7 @@ class Stepper:
             maker.add("contradiction", "contradiction", [], line=line, by="user", pass_=pass_)
             self.note = "contradiction"
         elif ev is not None:
-            if self.classify:
-                cells = line_cells(p, line)
-                before = [maker.masks[r * W + c] for r, c in cells]
-                after = list(before)
-                pos = {rc: i for i, rc in enumerate(cells)}
-                for r, c, _, new in ev.changes:
-                    after[pos[(r, c)]] = new
-                for technique, a, b in decompose(blocks_of_line(p, line), before, after):
-                    maker.add("line", technique, [(*cells[i], b[i]) for i in range(len(cells)) if a[i] != b[i]],
-                              line=line, by="user", pass_=pass_)
-            else:
-                maker.add("line", "enumeration", [(r, c, new) for r, c, _, new in ev.changes], line=line,
-                          by="user", pass_=pass_)
+            maker.line_steps(line, ev.changes, by="user", pass_=pass_)
         taken = maker.steps[first:]
         if not taken:
             self.note = "nothing-new"
@@ -224,9 +211,21 @@ class Stepper:
             taken += self._check_solved()
         return taken
 
+    def _reached(self) -> bool:
+        """This solved grid was reported already: a solution step since the last backtrack (a solved grid
+        changes only by going back)."""
+        for step in reversed(self.maker.steps):
+            if step.kind == "solution":
+                return True
+            if step.kind == "backtrack":
+                return False
+        return False
+
     def _check_solved(self) -> list[Step]:
         """After a user action decided every cell: a solution step if the grid fits every clue."""
         p = self.puzzle
+        if self._reached():
+            return []
         for ln in range(p.height + p.width):
             ev = native.deduce_line(p, self.maker.masks, ln)
             if isinstance(ev, native.Contradiction):
@@ -256,6 +255,11 @@ class Stepper:
         the step keeps what they share (a dead end when there is none). Gives up, taking no step, when
         there are more than `limit` (note "gave-up-limit") or `time_limit` seconds pass ("gave-up-time")."""
         self._user()
+        if not self.maker.undecided:
+            out = self._check_solved()
+            if not out and self.note is None:
+                self.note = "nothing-new"
+            return out
         deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
             union, count, complete = native.remaining_cells(self.puzzle, self.masks, limit, deadline)

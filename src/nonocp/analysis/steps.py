@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.analysis import count_techniques
 from nonocp.analysis.techniques import decompose
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines import native
@@ -322,7 +323,12 @@ class StepMaker:
         pos = {rc: i for i, rc in enumerate(cells)}
         for r, c, _, new in changes:
             after[pos[(r, c)]] = new
-        for technique, a, b in decompose(blocks_of_line(p, line), before, after):
+        if p.has_counts:  # count clues: their own rules (analysis/count_techniques.py)
+            clue = p.rows[line[1]] if line[0] == "row" else p.cols[line[1]]
+            pieces = count_techniques.decompose(clue, before, after)
+        else:
+            pieces = decompose(blocks_of_line(p, line), before, after)
+        for technique, a, b in pieces:
             self.add("line", technique, [(*cells[i], b[i]) for i in range(len(cells)) if a[i] != b[i]], line=line,
                      **extra)
 

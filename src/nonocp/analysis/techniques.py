@@ -66,6 +66,18 @@ CATALOGUE: dict[str, Technique] = {t.name: t for t in (
 
 LINE_TECHNIQUES = tuple(name for name, t in CATALOGUE.items() if t.scope == "line")
 
+# Count-and-contiguity clues' line techniques (their rules are in analysis/count_techniques.py; crossing-check,
+# enumeration and the grid and search techniques above serve both kinds of clue).
+CATALOGUE.update({t.name: t for t in (
+    Technique("zero-count", "count-line", "A colour whose count in the line is 0 is in none of its cells."),
+    Technique("count-complete", "count-line", "A colour whose count is reached by the cells decided to it leaves "
+              "the other cells; a colour with just as many candidate cells as its count takes them all."),
+    Technique("all-in-a-row", "count-line", "A colour whose cells are all in a row is one run: it takes the cells "
+              "that every place it fits covers (leftmost and rightmost overlap) and leaves the cells none covers."),
+    Technique("not-all-in-a-row", "count-line", "A colour not all in a row whose decided cells are one run, one "
+              "cell short of its count, cannot take the cells at that run's ends."),
+)})
+
 
 def _bit(m: int, c: int) -> bool:
     return (m >> c) & 1 == 1
@@ -297,18 +309,20 @@ RULES: tuple[tuple[str, Rule], ...] = (
 )
 
 
-def decompose(blocks: Blocks, before: Cells, after: Cells) -> list[tuple[str, Cells, Cells]]:
+def decompose(blocks: Blocks, before: Cells, after: Cells,
+              rules: Sequence[tuple[str, Callable]] | None = None) -> list[tuple[str, Cells, Cells]]:
     """An exact line deduction `before` -> `after` as named rules: [(technique, from, to), ...].
 
     Each rule is applied to the line as the previous ones left it; the first (in RULES order) that narrows
     it makes the next piece, until none does; `enumeration` then accounts for the rest. The pieces chain
     from `before` to `after`. A rule's conclusions are clipped to `after` (they are sound, so clipping only
-    matters if a rule ever claimed more than the exact solver, which the tests rule out).
+    matters if a rule ever claimed more than the exact solver, which the tests rule out). `rules` replaces
+    RULES (count clues' rules, analysis/count_techniques.py, take their clue where these take blocks).
     """
     cur = list(before)
     out: list[tuple[str, Cells, Cells]] = []
     while cur != list(after):
-        for name, rule in RULES:
+        for name, rule in RULES if rules is None else rules:
             got = rule(blocks, cur)
             if got is None:
                 continue

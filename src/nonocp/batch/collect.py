@@ -85,7 +85,10 @@ def puzzle_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         else:
             raise FileNotFoundError(2, "no such file or folder", str(p))
         for f in found:
-            key = f.resolve()
+            try:
+                key = f.resolve()
+            except (OSError, RuntimeError):  # a symbolic link loop: kept, its reading fails by name
+                key = f.absolute()
             if key not in seen:
                 seen.add(key)
                 out.append(f)

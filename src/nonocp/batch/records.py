@@ -1,13 +1,10 @@
-"""One row per puzzle and engine, and the CSV/JSON files they go to."""
+"""One row per puzzle and engine, as the CSV and JSON reports hold it (the files are nonocp.batch.reports)."""
 
 from __future__ import annotations
 
-import csv
 import json
-import os
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, replace
-from typing import IO, Any
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
 
 # Verdicts a row can carry: the engines' statuses plus "error" (the file, the puzzle or the engine failed).
 ANSWERED = ("unique", "multiple", "none", "solved")  # the engine reached a verdict
@@ -16,7 +13,7 @@ ERROR = "error"
 
 CSV_FIELDS = (
     "file", "index", "title", "width", "height", "colors", "engine", "verdict",
-    "solutions", "seconds", "ratio", "stats", "error",
+    "solutions", "seconds", "ratio", "stats", "error", "fingerprint",
 )
 
 
@@ -29,6 +26,8 @@ class Record:
     the time until the worker was killed for a hard timeout. `ratio` is seconds relative to the first
     engine on the same puzzle (filled in by the summary; None when either did not answer).
     `order` is the position of the task in the batch, so that reports list rows in input order.
+    `fingerprint` is the puzzle's (Puzzle.fingerprint()): `--resume` matches finished rows by it and the
+    engine, so a report stays valid when files are moved or renamed.
     """
 
     file: str
@@ -45,6 +44,7 @@ class Record:
     error: str = ""
     ratio: float | None = None
     order: int = 0
+    fingerprint: str = ""
 
     @property
     def answered(self) -> bool:
@@ -56,6 +56,17 @@ class Record:
 
     def with_ratio(self, ratio: float | None) -> Record:
         return replace(self, ratio=ratio)
+
+    def with_order(self, order: int) -> Record:
+        return replace(self, order=order)
+
+    @property
+    def resume_key(self) -> tuple[str, ...]:
+        """What `--resume` matches a finished row by: the puzzle's fingerprint and the engine; rows of
+        unreadable files (and reports written before fingerprints) by file, index and engine."""
+        if self.fingerprint and self.engine:
+            return ("run", self.fingerprint, self.engine)
+        return ("file", self.file, str(self.index), self.engine)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -80,7 +91,54 @@ class Record:
             "ratio": num(self.ratio, ".4g"),
             "stats": json.dumps(self.stats, sort_keys=True, default=str) if self.stats else "",
             "error": self.error,
+            "fingerprint": self.fingerprint,
         }
+
+    @classmethod
+    def from_csv_row(cls, row: dict[str, str | None]) -> Record:
+        """The record a CSV row was written from (the ratio is recomputed when reports are written).
+
+        Raises ValueError on a row that is not one of ours (a missing column, a number that is not one).
+        """
+
+        def text(name: str) -> str:
+            value = row.get(name)
+            if value is None:
+                raise ValueError(f"no {name!r} column")
+            return value
+
+        def optional(name: str, kind: type) -> Any:
+            value = row.get(name) or ""
+            return kind(value) if value != "" else None
+
+        stats = row.get("stats") or ""
+        return cls(
+            file=text("file"),
+            index=int(text("index")),
+            engine=text("engine"),
+            verdict=text("verdict"),
+            title=row.get("title") or "",
+            width=optional("width", int),
+            height=optional("height", int),
+            colors=optional("colors", int),
+            solutions=int(row.get("solutions") or 0),
+            seconds=optional("seconds", float),
+            stats=json.loads(stats) if stats else {},
+            error=row.get("error") or "",
+            fingerprint=row.get("fingerprint") or "",
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Record:
+        """The record a JSON report's run was written from; raises ValueError/TypeError if it is not one."""
+        known = {f.name for f in fields(cls)} - {"order", "ratio"}
+        missing = {"file", "index", "engine", "verdict"} - data.keys()
+        if missing:
+            raise ValueError(f"no {', '.join(sorted(missing))}")
+        record = cls(**{k: v for k, v in data.items() if k in known})
+        if not isinstance(record.index, int) or not isinstance(record.file, str):
+            raise ValueError("file and index of the wrong type")
+        return record
 
 
 def jsonable(stats: Any) -> dict[str, Any]:
@@ -88,52 +146,3 @@ def jsonable(stats: Any) -> dict[str, Any]:
     if not isinstance(stats, dict):
         return {}
     return json.loads(json.dumps(stats, default=str))
-
-
-class CsvStream:
-    """Appends rows as they finish and flushes each, so that even a killed `bench` leaves its rows.
-
-    `finish(records)` rewrites the file with the final rows (input order, ratios filled in) through a
-    temporary file and an atomic rename.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._fh: IO[str] | None = open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed in finish)
-        self._writer = csv.DictWriter(self._fh, fieldnames=CSV_FIELDS)
-        self._writer.writeheader()
-        self._fh.flush()
-
-    def add(self, record: Record) -> None:
-        if self._fh is not None:
-            self._writer.writerow(record.to_csv_row())
-            self._fh.flush()
-
-    def finish(self, records: Iterable[Record]) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-        write_csv(self.path, records)
-
-
-def write_csv(path: str, records: Iterable[Record]) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
-        w.writeheader()
-        for r in records:
-            w.writerow(r.to_csv_row())
-    os.replace(tmp, path)
-
-
-def read_csv(path: str) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def write_json(path: str, document: dict[str, Any]) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(document, fh, indent=1, default=str)
-        fh.write("\n")
-    os.replace(tmp, path)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
-from typing import NoReturn, TypeVar
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import NoReturn
 
 import typer
 
 from nonocp.core.errors import NonocpError
+from nonocp.core.text import one_line
 
 # Exit codes (DESIGN.md: a contract that scripts rely on)
 EXIT_SOLVED = 0
@@ -21,12 +21,11 @@ EXIT_TIMEOUT = 3
 EXIT_DISAGREE = 4
 EXIT_INTERRUPTED = 130
 
-T = TypeVar("T")
-
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print one line to stderr and exit. Never a traceback."""
-    first = " ".join(str(message).split("\n")[0].split())  # one line, whatever the message held
+    # one printable line, whatever the message held (messages quote file names and file contents)
+    first = one_line(str(message).split("\n")[0])
     print(f"nonocp: {first}", file=sys.stderr)
     raise typer.Exit(code)
 
@@ -59,22 +58,22 @@ def load_puzzles(path: str, fmt: str | None = None):
     Puzzles whose colour totals differ are kept: they are well-formed and their answer is `none`
     (Puzzle.count_mismatch; solve() answers without an engine).
     """
-    from nonocp.core.errors import InvalidPuzzleError
     from nonocp.formats import load
 
-    puzzles = load(path, fmt)
+    return validated(load(path, fmt), path)
+
+
+def validated(puzzles, where: str):
+    """`puzzles` after validate(); InvalidPuzzleError naming `where` (and the puzzle of a bundle) otherwise."""
+    from nonocp.core.errors import InvalidPuzzleError
+
     for i, p in enumerate(puzzles, 1):
         try:
             p.validate()
         except InvalidPuzzleError as e:
-            where = f"{path} (puzzle {i})" if len(puzzles) > 1 else path
-            raise InvalidPuzzleError(f"{where}: {e}") from None
+            at = f"{where} (puzzle {i})" if len(puzzles) > 1 else where
+            raise InvalidPuzzleError(f"{at}: {e}") from None
     return puzzles
-
-
-def call_guarded(fn: Callable[[], T]) -> T:
-    with guarded():
-        return fn()
 
 
 # --- output ---------------------------------------------------------------------------------------
@@ -97,41 +96,27 @@ def terminal_console():
 
 def same_file(a: str, b: str) -> bool:
     """True when the two paths name one file (the same path, a link to it, or a hard link)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet): compare where they would point
-        return os.path.realpath(a) == os.path.realpath(b)
+    from nonocp.formats.files import same_file as same
+
+    return same(a, b)
 
 
-def write_output(path: str, data: str | bytes, inputs: Sequence[str] = ()) -> None:
-    """Write `data` to `path` atomically (a temp file beside it, then a rename), so a reader never sees
-    half a file and a failure leaves the old file intact. Refuses (exit 2) to overwrite any of `inputs`."""
-    for src in inputs:
-        if same_file(path, src):
-            fail(f"{path}: refusing to overwrite the input file; choose another output")
-    if os.path.isdir(path):
-        fail(f"{path}: is a directory; give a file name")
-    directory = os.path.dirname(os.path.abspath(path))
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        if os.path.exists(path):  # keep the permissions of the file we replace
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
+def write_output(
+    path: str, data: str | bytes, inputs: Sequence[str] = (), *, force: bool = False, replace: bool = True
+) -> None:
+    """Write a command's output file by the one write path, nonocp.formats.files.write_file: atomic for
+    regular files, written through (never replaced) for devices and FIFOs, links followed, the input never
+    overwritten, a read-only file (or, with replace=False, any existing file) only with `force`. Refusals
+    are NonocpErrors and failed writes OSErrors naming `path`: `guarded` makes them one line, exit 2."""
+    from nonocp.formats.files import write_file
+
+    write_file(path, data, inputs=inputs, replace=replace, force=force)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def numbered(path: str, index: int) -> str:
+    """`out.svg` -> `out-3.svg`: one picture file per puzzle when there are several."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{index}{ext}"
 
 
 def choose(value: str | None, allowed: Sequence[str], option: str) -> str | None:

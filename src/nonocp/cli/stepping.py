@@ -100,7 +100,9 @@ def run(puzzle: Puzzle, console: Console, read: Callable[[], str]) -> None:
         changed = [(r, c) for s in last for r, c, _ in s.changes]
         console.print(partial_rich(puzzle, stepper.masks, changed, drawer))
         found = len(stepper.solutions)
-        console.print(f"{len(stepper.steps)} steps · {stepper.undecided} undecided · depth {stepper.depth} · "
+        sweep = stepper.steps[-1].pass_ if stepper.steps else 0
+        console.print(f"{len(stepper.steps)} steps · pass {sweep} · {stepper.undecided} undecided · "
+                      f"depth {stepper.depth} · "
                       f"{found} solution{'s' if found != 1 else ''} found", markup=False, highlight=False)
         for s in last[-6:]:
             console.print(f"Step {s.n}: {step_text(s, puzzle)}", markup=False, highlight=False)

@@ -21,7 +21,8 @@ class Color:
     def __post_init__(self) -> None:
         if not _HEX.match(self.rgb):
             raise InvalidPuzzleError(f"colour {self.name!r}: {self.rgb!r} is not #rrggbb")
-        if len(self.symbol) != 1 or self.symbol.isspace():
+        # printable: the symbol is drawn in grids and written into files (no control or format characters)
+        if len(self.symbol) != 1 or self.symbol.isspace() or not self.symbol.isprintable():
             raise InvalidPuzzleError(f"colour {self.name!r}: symbol {self.symbol!r} must be one visible character")
 
 

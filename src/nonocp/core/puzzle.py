@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from nonocp.core.errors import InvalidPuzzleError
+from nonocp.core.counts import Count, CountClue, clue_problem, count_clues_of
+from nonocp.core.errors import InvalidPuzzleError, NonocpError
 from nonocp.core.grid import Grid
-from nonocp.core.palette import Palette
+from nonocp.core.palette import BLACK, WHITE, Color, Palette
+
+# The two kinds of clue a puzzle may have (Puzzle.clue_kind): runs (blocks in order, the usual nonogram) or
+# count-and-contiguity clues (core/counts.py: per colour a count and whether those cells are all in a row).
+RUNS = "runs"
+COUNTS = "counts"
+CLUE_KINDS = (RUNS, COUNTS)
+KIND_NAMES = {RUNS: "run", COUNTS: "count-and-contiguity"}  # in messages: "... run clues"
 
 
 @dataclass(frozen=True)
@@ -64,12 +72,78 @@ class Meta:
     goal: Grid | None = None
 
 
+# Colour names `Puzzle.from_clues` knows without a #rrggbb value (the CSS basic colours and a few more).
+NAMED_COLORS = {
+    "black": "#000000", "white": "#ffffff", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
+    "yellow": "#ffff00", "orange": "#ffa500", "purple": "#800080", "pink": "#ffc0cb", "brown": "#a52a2a",
+    "grey": "#808080", "gray": "#808080", "cyan": "#00ffff", "magenta": "#ff00ff", "lime": "#00ff00",
+    "navy": "#000080", "teal": "#008080", "olive": "#808000", "maroon": "#800000", "silver": "#c0c0c0",
+    "gold": "#ffd700",
+}
+_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ23456789"
+
+
 @dataclass(frozen=True)
 class Puzzle:
-    rows: tuple[Clue, ...]
-    cols: tuple[Clue, ...]
+    """A nonogram: row clues (top to bottom), column clues (left to right), the palette and what the file
+    said about it. Clues may be given as plain data: `Puzzle(rows=[[1, 1], [3]], cols=[[1], [2], [1]])`
+    turns each number into a block of colour 1 (black), and `(length, colour)` pairs name the colour by
+    palette index, symbol or name; `Puzzle.from_clues` also builds the palette from colour names.
+
+    `clue_kind` says what `rows` and `cols` hold: run clues (`Clue`, blocks in order; palette index 0 is the
+    background) or, for COUNTS, count clues (`CountClue`, one `Count` per palette colour; every palette index
+    is a colour and there is no background). Code that reads run clues calls `require_runs(what)` first, so
+    that a count puzzle gets a one-line refusal instead of a wrong answer.
+    """
+
+    rows: tuple[Clue, ...] | tuple[CountClue, ...]
+    cols: tuple[Clue, ...] | tuple[CountClue, ...]
     palette: Palette = field(default_factory=Palette.black_and_white)
     meta: Meta = field(default_factory=Meta, compare=False)
+    clue_kind: str = RUNS
+
+    @property
+    def has_counts(self) -> bool:
+        """True for count-and-contiguity clues (clue_kind COUNTS)."""
+        return self.clue_kind == COUNTS
+
+    def require_runs(self, what: str) -> None:
+        """NonocpError (one line) when this puzzle's clues are not run clues: for code that reads only those."""
+        if self.clue_kind != RUNS:
+            raise NonocpError(f"{what} takes run clues only; this puzzle has count-and-contiguity clues")
+
+    def __post_init__(self) -> None:
+        for kind, lines in (("rows", self.rows), ("cols", self.cols)):
+            as_clues = _as_count_clues if self.clue_kind == COUNTS else _as_clues
+            clues = as_clues(lines, kind, self.palette)
+            if clues is not lines:
+                object.__setattr__(self, kind, clues)
+
+    @classmethod
+    def from_clues(
+        cls,
+        rows: Sequence[Sequence[Any]],
+        cols: Sequence[Sequence[Any]],
+        colors: Sequence[str | Color] | Mapping[str, str] | None = None,
+        *,
+        title: str = "",
+    ) -> Puzzle:
+        """A validated puzzle from plain clues.
+
+        Black and white: each clue is a list of numbers (`[]` or `[0]` for an empty line). Colour: give the
+        colours by name (`["red", "green"]`, names from NAMED_COLORS) or as a mapping name -> `#rrggbb`, and
+        write each block as `(length, colour name)`; a plain number is allowed when there is one colour only.
+
+        >>> p = Puzzle.from_clues(rows=[[2], [1]], cols=[[2], [1]])
+        >>> p.width, p.height, p.rows[0]
+        (2, 2, (Block(length=2, color=1),))
+        >>> flag = Puzzle.from_clues(rows=[[(1, "red"), (1, "green")]], cols=[[(1, "red")], [(1, "green")]],
+        ...                          colors=["red", "green"])
+        >>> [c.name for c in flag.palette.colors], flag.rows[0]
+        (['white', 'red', 'green'], (Block(length=1, color=1), Block(length=1, color=2)))
+        """
+        palette = Palette.black_and_white() if colors is None else _palette_of(colors)
+        return cls(rows, cols, palette, Meta(title=title)).validate()
 
     @property
     def width(self) -> int:
@@ -94,6 +168,11 @@ class Puzzle:
         """
         if self.width < 1 or self.height < 1:
             raise InvalidPuzzleError(f"the grid is {self.width}x{self.height}; it needs at least one row and column")
+        if self.clue_kind not in CLUE_KINDS:
+            raise InvalidPuzzleError(f"unknown clue kind {self.clue_kind!r}; choose from {', '.join(CLUE_KINDS)}")
+        if self.clue_kind == COUNTS:
+            self._validate_counts()
+            return self._validate_goal()
         ncol = len(self.palette)
         for kind, clues, length in (("row", self.rows, self.width), ("column", self.cols, self.height)):
             for i, clue in enumerate(clues, 1):
@@ -105,6 +184,27 @@ class Puzzle:
                 need = min_length(clue)
                 if need > length:
                     raise InvalidPuzzleError(f"{kind} {i}: the clue needs {need} cells but the line has {length}")
+        return self._validate_goal()
+
+    def _validate_counts(self) -> None:
+        """Count clues: one count per colour, adding up to the line's length, flags on counts >= 2 only, and
+        every colour painting as many cells by the rows as by the columns."""
+        ncol = len(self.palette)
+        for kind, clues, length in (("row", self.rows, self.width), ("column", self.cols, self.height)):
+            for i, clue in enumerate(clues, 1):
+                problem = clue_problem(clue, length, ncol)
+                if problem is not None:
+                    raise InvalidPuzzleError(f"{kind} {i}: {problem}")
+        for k in range(ncol):
+            in_rows = sum(clue[k].count for clue in self.rows)
+            in_cols = sum(clue[k].count for clue in self.cols)
+            if in_rows != in_cols:
+                raise InvalidPuzzleError(
+                    f"colour {self.palette[k].name!r}: the row counts add up to {in_rows} cells but the column "
+                    f"counts to {in_cols}"
+                )
+
+    def _validate_goal(self) -> Puzzle:
         if self.meta.goal is not None and (
             self.meta.goal.width != self.width or self.meta.goal.height != self.height
         ):
@@ -119,8 +219,10 @@ class Puzzle:
         different number of cells than its column clues), or None when the counts agree.
 
         Not part of validate(): such a file is a well-formed puzzle whose answer is `none` (the
-        command-line contract expects status `none`, exit 1).
+        command-line contract expects status `none`, exit 1). Count clues check their totals in validate().
         """
+        if self.clue_kind == COUNTS:
+            return None
         for color in range(1, len(self.palette)):
             in_rows = sum(b.length for clue in self.rows for b in clue if b.color == color)
             in_cols = sum(b.length for clue in self.cols for b in clue if b.color == color)
@@ -133,9 +235,16 @@ class Puzzle:
 
     def fingerprint(self) -> str:
         """A short stable hash of the clues and colour values (not names or metadata)."""
+        import hashlib  # here, not at the top: OpenSSL's start-up is a visible part of `nonocp solve`'s
+
         h = hashlib.sha256()
         h.update(f"{self.width}x{self.height};".encode())
         h.update(",".join(c.rgb for c in self.palette.colors).encode())
+        if self.clue_kind == COUNTS:
+            h.update(b";counts")
+            for clue in self.rows + self.cols:
+                h.update((";" + ",".join(e.token() for e in clue)).encode())
+            return h.hexdigest()[:16]
         for clue in self.rows + self.cols:
             h.update((";" + ",".join(f"{b.length}.{b.color}" for b in clue)).encode())
         return h.hexdigest()[:16]
@@ -144,4 +253,119 @@ class Puzzle:
         """True when `grid` satisfies every clue."""
         if grid.width != self.width or grid.height != self.height:
             return False
+        if self.clue_kind == COUNTS:
+            return count_clues_of(grid.cells, len(self.palette)) == (self.rows, self.cols)
         return clues_of(grid) == (self.rows, self.cols)
+
+
+def _palette_of(colors: Sequence[str | Color] | Mapping[str, str]) -> Palette:
+    """White background plus `colors` (names, Colors, or name -> #rrggbb), each with a one-letter symbol."""
+    items: list[tuple[str, str | None] | Color] = []
+    if isinstance(colors, Mapping):
+        items = [(str(name), str(rgb)) for name, rgb in colors.items()]
+    else:
+        for c in colors:
+            items.append(c if isinstance(c, Color) else (str(c), None))
+    taken = {WHITE.symbol} | {c.symbol for c in items if isinstance(c, Color)}
+    out = [WHITE]
+    for item in items:
+        if isinstance(item, Color):
+            out.append(item)
+            continue
+        name, rgb = item
+        if rgb is None:
+            rgb = name.lower() if name.startswith("#") else NAMED_COLORS.get(name.lower())
+            if rgb is None:
+                raise InvalidPuzzleError(f"colour {name!r}: unknown name; give its value as {{{name!r}: '#rrggbb'}}")
+        symbol = next((s for s in (name[:1].lower(), *_SYMBOLS) if s.isalnum() and s not in taken), None)
+        if symbol is None:
+            raise InvalidPuzzleError(f"too many colours ({len(items)}): no symbol left for {name!r}")
+        taken.add(symbol)
+        out.append(BLACK if (name, rgb.lower()) == ("black", BLACK.rgb) and len(items) == 1 else
+                   Color(name, rgb.lower(), symbol))
+    return Palette(tuple(out))
+
+
+def _as_clues(lines: Any, kind: str, palette: Palette) -> tuple[Clue, ...]:
+    """`lines` as a tuple of clues of Blocks; the same object when it already is one (the readers' case)."""
+    if isinstance(lines, tuple) and all(
+        isinstance(clue, tuple) and all(type(b) is Block for b in clue) for clue in lines
+    ):
+        return lines
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Sequence):
+        raise InvalidPuzzleError(f"{kind}: expected a list of clues, got {type(lines).__name__}")
+    what = "row" if kind == "rows" else "column"
+    return tuple(_as_clue(clue, f"{what} {i}", palette) for i, clue in enumerate(lines, 1))
+
+
+def _as_count_clues(lines: Any, kind: str, palette: Palette) -> tuple[CountClue, ...]:
+    """Count clues as tuples of Counts; a count may also be given as a number (not all in a row) or a
+    (count, all in a row) pair. The same object when it already is tuples of Counts (the readers' case)."""
+    if isinstance(lines, tuple) and all(
+        isinstance(clue, tuple) and all(type(e) is Count for e in clue) for clue in lines
+    ):
+        return lines
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Sequence):
+        raise InvalidPuzzleError(f"{kind}: expected a list of count clues, got {type(lines).__name__}")
+    what = "row" if kind == "rows" else "column"
+    out = []
+    for i, clue in enumerate(lines, 1):
+        if isinstance(clue, (str, bytes)) or not isinstance(clue, Sequence):
+            raise InvalidPuzzleError(f"{what} {i}: expected one count per colour, got {clue!r}")
+        entries = []
+        for item in clue:
+            if isinstance(item, Count):
+                entries.append(item)
+            elif isinstance(item, int) and not isinstance(item, bool):
+                entries.append(Count(item))
+            elif (isinstance(item, Sequence) and len(item) == 2 and isinstance(item[0], int)
+                  and isinstance(item[1], bool)):
+                entries.append(Count(item[0], item[1]))
+            else:
+                raise InvalidPuzzleError(f"{what} {i}: {item!r} is not a count (a number or (count, all in a row))")
+        out.append(tuple(entries))
+    return tuple(out)
+
+
+def _as_clue(clue: Any, where: str, palette: Palette) -> Clue:
+    if isinstance(clue, int) and not isinstance(clue, bool):
+        clue = [clue]
+    if isinstance(clue, (str, bytes)) or not isinstance(clue, Sequence):
+        raise InvalidPuzzleError(f"{where}: expected a list of blocks, got {clue!r}")
+    blocks = []
+    for item in clue:
+        block = _as_block(item, where, palette)
+        if block is not None:
+            blocks.append(block)
+    return tuple(blocks)
+
+
+def _as_block(item: Any, where: str, palette: Palette) -> Block | None:
+    """One block from a Block, a number (colour 1) or a (length, colour) pair; None for a `0` (empty line)."""
+    if isinstance(item, Block):
+        return item
+    if isinstance(item, int) and not isinstance(item, bool):
+        if item == 0:
+            return None
+        if len(palette) > 2:
+            raise InvalidPuzzleError(f"{where}: block {item} has no colour; write ({item}, 'colour name')")
+        return Block(item, 1)
+    if isinstance(item, Sequence) and not isinstance(item, (str, bytes)) and len(item) == 2:
+        length, color = item
+        if not isinstance(length, int) or isinstance(length, bool):
+            raise InvalidPuzzleError(f"{where}: block length {length!r} is not a whole number")
+        return Block(length, _colour_index(color, where, palette))
+    raise InvalidPuzzleError(f"{where}: {item!r} is not a block (a number or a (length, colour) pair)")
+
+
+def _colour_index(color: Any, where: str, palette: Palette) -> int:
+    if isinstance(color, int) and not isinstance(color, bool):
+        return color
+    if isinstance(color, str):
+        for find in (palette.index_of_name, palette.index_of_symbol):
+            try:
+                return find(color)
+            except KeyError:
+                continue
+    names = ", ".join(c.name for c in palette.colors[1:])
+    raise InvalidPuzzleError(f"{where}: colour {color!r} is not in the palette ({names})")

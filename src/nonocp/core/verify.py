@@ -1,7 +1,8 @@
 """An independent solution checker: does a grid satisfy a puzzle's clues?
 
 Written to share no code with the engines (no automaton, no line solver) nor with `puzzle.clues_of`:
-it scans each row and column itself and compares the runs it sees with the clue's blocks. The
+it scans each row and column itself and compares the runs it sees with the clue's blocks (for count clues:
+each colour's cells and runs with the clue's count and flag, sharing no code with `core.counts`). The
 cross-check (`nonocp check`) trusts an engine's solution only after this module has accepted it, so
 keep it small, obvious and separate.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nonocp.core.puzzle import Puzzle
+from nonocp.core.puzzle import COUNTS, Puzzle
 
 Run = tuple[int, int]  # (colour index, length)
 
@@ -81,6 +82,8 @@ def verify(puzzle: Puzzle, grid) -> Verification:
             if not isinstance(value, int) or not 0 <= value < ncolors:
                 return Verification(False, (f"cell ({r + 1},{c + 1}) holds {value!r}, not a palette index",))
 
+    if puzzle.clue_kind == COUNTS:
+        return _verify_counts(puzzle, rows)
     mismatches: list[LineMismatch] = []
     for r in range(height):
         want = tuple((b.color, b.length) for b in puzzle.rows[r])
@@ -93,6 +96,39 @@ def verify(puzzle: Puzzle, grid) -> Verification:
         if got != want:
             mismatches.append(LineMismatch("column", c, want, got))
     return Verification(not mismatches, (), tuple(mismatches))
+
+
+def _colour_summary(cells: Sequence[int], ncolors: int) -> list[tuple[int, int]]:
+    """Per colour (count of cells, number of separate runs), scanning the line once."""
+    summary = [[0, 0] for _ in range(ncolors)]
+    previous = None
+    for value in cells:
+        summary[value][0] += 1
+        if value != previous:
+            summary[value][1] += 1
+        previous = value
+    return [(n, runs) for n, runs in summary]
+
+
+def _verify_counts(puzzle: Puzzle, rows: list[tuple[int, ...]]) -> Verification:
+    """Count-and-contiguity clues: each colour's count, and for counts of 2 or more one run exactly when the
+    clue says all in a row."""
+    ncolors = len(puzzle.palette)
+    problems: list[str] = []
+    lines = [("row", r, rows[r], puzzle.rows[r]) for r in range(len(rows))]
+    lines += [("column", c, [row[c] for row in rows], puzzle.cols[c]) for c in range(len(puzzle.cols))]
+    for kind, index, cells, clue in lines:
+        for k, (n, runs) in enumerate(_colour_summary(cells, ncolors)):
+            want = clue[k]
+            name = puzzle.palette[k].name
+            if n != want.count:
+                problems.append(f"{kind} {index + 1}: {want.count} cells of {name} in the clue, {n} in the grid")
+            elif n >= 2 and (runs == 1) != want.together:
+                said = "all in a row" if want.together else "not all in a row"
+                problems.append(f"{kind} {index + 1}: {name} is {said} in the clue, in {runs} runs in the grid")
+    if len(problems) > 3:
+        problems = problems[:3] + [f"and {len(problems) - 3} more"]
+    return Verification(not problems, tuple(problems))
 
 
 def is_valid_solution(puzzle: Puzzle, grid) -> bool:

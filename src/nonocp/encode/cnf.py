@@ -12,17 +12,26 @@ Line templates rely on that restriction: they never mention colours absent from 
 
 Encodings (per line, see cnf_automaton.py and cnf_blocks.py): "automaton", "blocks", or "both" (the
 two together over the same cell variables).
+
+Memory: the clauses live in one flat array (ClauseStore, 4 bytes a literal, where a list of Python ints
+costs about ten times that: benchmarks/results/memory.md), and every line's template is built before any
+clause is written, so the formula's exact size (CnfSize) is known first: `encode_puzzle(..., check=fn)` calls
+`fn(size)`, which may raise to refuse a formula that would not fit (the sat engine's memory budget).
 """
 
 from __future__ import annotations
 
 import gc
+import itertools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Clue, Puzzle, line_clue
+from nonocp.core.text import ascii_line
 from nonocp.encode.cnf_automaton import automaton_template
 from nonocp.encode.cnf_blocks import blocks_template
 from nonocp.encode.cnf_line import LineTemplate
@@ -34,11 +43,61 @@ ENCODINGS: dict[str, tuple[TemplateFn, ...]] = {
     "blocks": (blocks_template,),
     "both": (blocks_template, automaton_template),
 }
-# blocks: fewer clauses, and the fastest of the three on the whole survey set (benchmarks/README.md,
-# "sat engine").
+# blocks: fewer clauses, and the fastest of the three on the whole survey set (benchmarks/results/sat.md,
+# "Encodings").
 DEFAULT_ENCODING = "blocks"
 
 TRUE = 1  # variable 1 is fixed true by a unit clause; cell constants are +TRUE / -TRUE
+
+
+class ClauseStore:
+    """Clauses as one flat array of literals, each clause followed by 0. Iterating yields each clause as an
+    array slice (pysat's add_clause takes any iterable of ints)."""
+
+    __slots__ = ("count", "lits")
+
+    def __init__(self, clauses: Iterable[Iterable[int]] = ()) -> None:
+        self.lits = array("i")
+        self.count = 0
+        for clause in clauses:
+            self.append(clause)
+
+    def append(self, clause: Iterable[int]) -> None:
+        self.lits.extend(clause)
+        self.lits.append(0)
+        self.count += 1
+
+    def extend_flat(self, flat: Iterable[int], n_clauses: int) -> None:
+        """Add `n_clauses` clauses given as one 0-terminated sequence."""
+        self.lits.extend(flat)
+        self.count += n_clauses
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[array]:
+        lits, start = self.lits, 0
+        find = lits.index
+        for _ in range(self.count):
+            end = find(0, start)  # a C-speed scan to the terminator
+            yield lits[start:end]
+            start = end + 1
+
+    def __contains__(self, clause: object) -> bool:
+        wanted = list(clause)  # type: ignore[call-overload]
+        return any(list(c) == wanted for c in self)
+
+    @property
+    def n_literals(self) -> int:
+        return len(self.lits) - self.count
+
+
+class CnfSize(NamedTuple):
+    """A formula's size, known before its clauses are written (encode_puzzle's `check`)."""
+
+    variables: int
+    clauses: int
+    literals: int
 
 
 @dataclass
@@ -47,7 +106,7 @@ class PuzzleCnf:
     height: int
     encoding: str
     n_vars: int
-    clauses: list[list[int]]
+    clauses: ClauseStore
     # per cell (index r*width + c): the global literal of "this cell has colour v", for every palette colour
     cell_literals: list[list[int]]
     seconds: float = 0.0
@@ -58,12 +117,15 @@ class PuzzleCnf:
 
     def decode(self, model: Sequence[int]) -> Grid:
         """The grid of a pysat model (model[i-1] is +i or -i)."""
-        true = set(lit for lit in model if lit > 0)
-        true.add(TRUE)
+        true = bytearray(self.n_vars + 2)  # one byte a variable: a set of the true ones costs far more
+        for lit in model:
+            if lit > 0:
+                true[lit] = 1
+        true[TRUE] = 1
         w = self.width
 
         def holds(lit: int) -> bool:
-            return lit in true if lit > 0 else -lit not in true
+            return bool(true[lit]) if lit > 0 else not true[-lit]
 
         cells = [next(v for v, lit in enumerate(lits) if holds(lit)) for lits in self.cell_literals]
         return Grid(tuple(tuple(cells[r * w:(r + 1) * w]) for r in range(self.height)))
@@ -105,21 +167,58 @@ def encode_puzzle(
     encoding: str = DEFAULT_ENCODING,
     domains: Domains | None = None,
     fixed: Mapping[tuple[int, int], int] | None = None,
+    check: Callable[[CnfSize], None] | None = None,
+    deadline: float | None = None,
 ) -> PuzzleCnf:
-    """The CNF of `puzzle`, optionally restricted to the colours `domains` and `fixed` allow per cell."""
-    # Millions of small clause lists make the cyclic garbage collector rescan the growing heap again
-    # and again (measured: 36 s instead of 0.5 s on a 55x60 puzzle); none of them can form a cycle.
+    """The CNF of `puzzle`, optionally restricted to the colours `domains` and `fixed` allow per cell.
+    `check(size)` is called with the formula's size (an upper bound: clauses satisfied by fixed cells are
+    counted) before any clause is written; whatever it raises propagates. EncodingTimeout when
+    `deadline` (a time.monotonic() value) passes first."""
+    # Millions of small objects make the cyclic garbage collector rescan the growing heap again and again,
+    # many times the encoding's own work (benchmarks/results/sat.md, "Building the CNF"); none of them can
+    # form a cycle.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _encode(puzzle, encoding, domains, fixed)
+        return _encode(puzzle, encoding, domains, fixed, check, deadline)
     finally:
         if was_enabled:
             gc.enable()
 
 
+class EncodingTimeout(Exception):
+    """encode_puzzle's `deadline` (a time.monotonic() value) passed: building a big formula in Python takes
+    seconds, and a time limit must hold while it does."""
+
+
+class _Sized(Exception):
+    """Carries the size out of encode_puzzle (cnf_size): the clauses are never written."""
+
+
+def cnf_size(
+    puzzle: Puzzle,
+    encoding: str = DEFAULT_ENCODING,
+    domains: Domains | None = None,
+    fixed: Mapping[tuple[int, int], int] | None = None,
+    deadline: float | None = None,
+) -> CnfSize:
+    """The size encode_puzzle's formula would have, without writing it (the line templates it builds are
+    cached, so a following encode_puzzle reuses them). EncodingTimeout when `deadline` passes."""
+
+    def stop(size: CnfSize) -> None:
+        raise _Sized(size)
+
+    try:
+        encode_puzzle(puzzle, encoding, domains, fixed, check=stop, deadline=deadline)
+    except _Sized as sized:
+        return sized.args[0]
+    raise AssertionError("encode_puzzle did not report the size")  # pragma: no cover - check always runs
+
+
 def _encode(
-    puzzle: Puzzle, encoding: str, domains: Domains | None, fixed: Mapping[tuple[int, int], int] | None
+    puzzle: Puzzle, encoding: str, domains: Domains | None, fixed: Mapping[tuple[int, int], int] | None,
+    check: Callable[[CnfSize], None] | None = None,
+    deadline: float | None = None,
 ) -> PuzzleCnf:
     try:
         template_fns = ENCODINGS[encoding]
@@ -128,7 +227,7 @@ def _encode(
     start = time.perf_counter()
     ncolors = len(puzzle.palette)
     w, h = puzzle.width, puzzle.height
-    clauses: list[list[int]] = [[TRUE]]
+    clauses = ClauseStore([[TRUE]])
     next_var = TRUE + 1
     cell_literals: list[list[int]] = []
     constant = []  # per cell: True when the cell's colour is decided (no variable)
@@ -147,23 +246,38 @@ def _encode(
             for v, lit in zip(opts, own, strict=True):
                 lits[v] = lit
             clauses.append(own)
-            clauses.extend([-a, -b] for i, a in enumerate(own) for b in own[i + 1:])
+            for i, a in enumerate(own):
+                for b in own[i + 1:]:
+                    clauses.append((-a, -b))
         cell_literals.append(lits)
         constant.append(len(opts) <= 1)
 
     lines = [(puzzle.rows[r], [r * w + c for c in range(w)]) for r in range(h)]
     lines += [(puzzle.cols[c], [r * w + c for r in range(h)]) for c in range(w)]
     cell_vars = next_var - TRUE - 1
+    # Every template first (cached per clue and length), so that the size is known before any clause is
+    # written; then the clauses.
+    work: list[tuple[list[int], list[LineTemplate], bool]] = []
     for clue, cells in lines:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise EncodingTimeout
         if all(constant[i] for i in cells):
             decided = [cell_literals[i].index(TRUE) if TRUE in cell_literals[i] else -1 for i in cells]
             if -1 in decided or line_clue(decided) != clue:
                 clauses.append([-TRUE])
             continue
-        has_constant = any(constant[i] for i in cells)
-        for fn in template_fns:
-            tmpl = fn(clue, len(cells))
-            next_var = _instantiate(tmpl, [cell_literals[i] for i in cells], next_var, has_constant, clauses)
+        work.append((cells, [fn(clue, len(cells)) for fn in template_fns], any(constant[i] for i in cells)))
+    if check is not None:
+        templates = [t for _, ts, _ in work for t in ts]
+        check(CnfSize(next_var - 1 + sum(t.n_aux for t in templates),
+                      len(clauses) + sum(t.n_clauses for t in templates),
+                      clauses.n_literals + sum(t.n_literals for t in templates)))
+    for cells, templates, has_constant in work:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise EncodingTimeout
+        line_cells = [cell_literals[i] for i in cells]
+        for tmpl in templates:
+            next_var = _instantiate(tmpl, line_cells, next_var, has_constant, clauses)
 
     seconds = time.perf_counter() - start
     stats = {"cell_vars": cell_vars, "aux_vars": next_var - 1 - cell_vars - 1}
@@ -171,12 +285,13 @@ def _encode(
 
 
 def _instantiate(
-    tmpl: LineTemplate, line_cells: list[list[int]], next_var: int, has_constant: bool, out: list[list[int]]
+    tmpl: LineTemplate, line_cells: list[list[int]], next_var: int, has_constant: bool, out: ClauseStore
 ) -> int:
     """Append the template's clauses mapped onto this line's cells and fresh auxiliary variables.
 
-    The lookup table holds the positive images of codes 1..size, then their negations in reverse
-    order, so that Python's negative indexing maps code -k straight to the negated literal.
+    The lookup table holds 0 (the clause terminator maps to itself), the positive images of codes
+    1..size, then their negations in reverse order, so that Python's negative indexing maps code -k
+    straight to the negated literal: the whole flat template maps in one pass.
     """
     k = tmpl.alphabet
     positive: list[int] = []
@@ -184,29 +299,44 @@ def _instantiate(
         positive.extend(lits[:k])
     positive.extend(range(next_var, next_var + tmpl.n_aux))
     lut = [0, *positive, *(-lit for lit in reversed(positive))]
+    mapped = [lut[code] for code in tmpl.codes]
     if not has_constant:
-        out.extend([lut[code] for code in clause] for clause in tmpl.clauses)
+        out.extend_flat(mapped, tmpl.n_clauses)
     else:
-        for clause in tmpl.clauses:
-            mapped = [lut[code] for code in clause]
-            if TRUE in mapped:
+        # constants: a clause holding TRUE is satisfied (dropped), -TRUE literals are false (removed)
+        start = 0
+        for end in _terminators(mapped):
+            clause = mapped[start:end]
+            start = end + 1
+            if TRUE in clause:
                 continue
-            if -TRUE in mapped:
-                mapped = [lit for lit in mapped if lit != -TRUE] or [-TRUE]
-            out.append(mapped)
+            if -TRUE in clause:
+                clause = [lit for lit in clause if lit != -TRUE] or [-TRUE]
+            out.append(clause)
     return next_var + tmpl.n_aux
+
+
+def _terminators(flat: list[int]) -> Iterator[int]:
+    """The positions of the 0s in a flat clause list."""
+    find, at = flat.index, -1
+    try:
+        while True:
+            at = find(0, at + 1)
+            yield at
+    except ValueError:
+        return
 
 
 def to_dimacs(cnf: PuzzleCnf, extra_clauses: Sequence[Sequence[int]] = (), comments: Sequence[str] = ()) -> str:
     """DIMACS text of the formula (plus `extra_clauses`, e.g. blocking clauses), with a header saying
-    which literal means which cell colour, so the file can be read back without nonocp."""
-    all_clauses = list(cnf.clauses) + [list(c) for c in extra_clauses]
-    head = [f"c {line}" for line in comments]
+    which literal means which cell colour, so the file can be read back without nonocp. Each comment is
+    one ASCII line (core.text.ascii_line): a title with a newline or `Żółw` cannot break the format."""
+    head = [f"c {ascii_line(line)}" for line in comments]
     head.append(f"c nonocp CNF, encoding {cnf.encoding}, {cnf.width}x{cnf.height}; variable {TRUE} is constant true")
     head.append("c cell ROW COL COLOUR LITERAL: that literal true means the cell has that palette colour (0-based)")
     for i, lits in enumerate(cnf.cell_literals):
         r, c = divmod(i, cnf.width)
         head.extend(f"c cell {r} {c} {v} {lit}" for v, lit in enumerate(lits) if lit != -TRUE)
-    head.append(f"p cnf {cnf.n_vars} {len(all_clauses)}")
-    body = [" ".join(map(str, clause)) + " 0" for clause in all_clauses]
+    head.append(f"p cnf {cnf.n_vars} {len(cnf.clauses) + len(extra_clauses)}")
+    body = [" ".join(map(str, clause)) + " 0" for clause in itertools.chain(cnf.clauses, extra_clauses)]
     return "\n".join(head + body) + "\n"

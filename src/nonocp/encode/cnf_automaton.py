@@ -11,9 +11,10 @@ Clauses, for each cell p (read between positions p and p+1), with x(p, v) = "cel
   state support    s(p+1,t) -> OR{ s(p,q) : q -> t }  and  s(p,q) -> OR{ s(p+1,t) : q -> t }
   move value       s(p,q) & s(p+1,t) -> x(p,v)   (deterministic automaton: one v per move q -> t)
   at least one     OR{ s(p,q) : q live at p }
-The value-support clauses matter a lot for propagation (FIELD-NOTES: 2.7 s -> 0.01 s on an easy
-puzzle). At-most-one state per position is implied: the start is fixed and the automaton is
-deterministic, so once the cells are set only one state chain survives.
+The value-support clauses matter a lot for propagation (../shared/FIELD-NOTES.md, "SAT encodings": without
+them CaDiCaL takes far longer even on a puzzle that line logic alone solves). At-most-one state per position
+is implied: the start is fixed and the automaton is deterministic, so once the cells are set only one state
+chain survives.
 """
 
 from __future__ import annotations

@@ -10,10 +10,16 @@ Instantiation maps each code to a global literal (see nonocp.encode.cnf).
 
 While building, a literal may also be the constant True or False; `LineTemplateBuilder.add` simplifies
 those away (a clause holding True is dropped, False literals are removed), so templates hold no constants.
+
+Storage: the clauses as one flat array of codes, each clause followed by a 0 (DIMACS style): 4 bytes a
+literal, where tuples of Python ints cost ten times that, and instantiation maps the whole array in one pass
+(code 0 maps to 0, so the terminators carry over).
 """
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 Lit = int | bool
@@ -33,11 +39,26 @@ class LineTemplate:
     length: int
     alphabet: int  # K: cell codes cover colours 0..K-1 (0 = background)
     n_aux: int
-    clauses: tuple[tuple[int, ...], ...]
+    codes: array  # every clause's codes followed by 0 (see the module docstring)
+    n_clauses: int
 
     @property
     def n_codes(self) -> int:
         return self.length * self.alphabet + self.n_aux
+
+    @property
+    def n_literals(self) -> int:
+        return len(self.codes) - self.n_clauses
+
+    @property
+    def clauses(self) -> Iterator[tuple[int, ...]]:
+        """The clauses one by one (for tests and tools; instantiation maps `codes` whole)."""
+        start = 0
+        codes = self.codes
+        for end, code in enumerate(codes):
+            if code == 0:
+                yield tuple(codes[start:end])
+                start = end + 1
 
 
 class LineTemplateBuilder:
@@ -46,7 +67,8 @@ class LineTemplateBuilder:
         self.alphabet = alphabet
         self._aux_base = length * alphabet
         self.n_aux = 0
-        self.clauses: list[tuple[int, ...]] = []
+        self.codes = array("i")
+        self.n_clauses = 0
 
     def cell(self, p: int, v: int) -> int:
         """The literal "cell p has colour v"."""
@@ -68,7 +90,9 @@ class LineTemplateBuilder:
             out.append(lit)
         if not out:
             raise ValueError("line encoding produced an empty clause")
-        self.clauses.append(tuple(out))
+        out.append(0)
+        self.codes.extend(out)
+        self.n_clauses += 1
 
     def build(self) -> LineTemplate:
-        return LineTemplate(self.length, self.alphabet, self.n_aux, tuple(self.clauses))
+        return LineTemplate(self.length, self.alphabet, self.n_aux, self.codes, self.n_clauses)

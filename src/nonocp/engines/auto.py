@@ -11,7 +11,8 @@ SAT for what it leaves open.
 
 Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
 more than solving it; SAT search finishes the hard ones that probing + DFS cannot. With `proof_dir` the
-DRAT proof certifies the SAT step only (relative to the cells native fixed).
+sat engine solves the whole puzzle without step 1: a DRAT proof must certify the puzzle itself, and it
+could not check what native deduced.
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
@@ -21,8 +22,8 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
    distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
    everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
    finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
-   (then CaDiCaL, guided by that solution, finds the second in a thousand conflicts: sat.FOLLOW_UP_SOLVER)
-   but is 2x slower on the ordinary puzzles. The race is off with one core or `workers=1` (`nonocp bench`
+   (then CaDiCaL, guided by that solution, finds the second at once: sat.FOLLOW_UP_SOLVER) but is slower
+   on the ordinary puzzles (benchmarks/results/auto.md). The race is off with one core or `workers=1` (`nonocp bench`
    runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
    members would write the same files), and when the variant is the partner itself.
 """
@@ -30,44 +31,103 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import os
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import SolveResult, Status, status_of
-from nonocp.engines.contract import SolveOptions
-from nonocp.engines.forked import fork_available, race_in_children
-from nonocp.engines.sat import DEFAULT_SOLVER, HARD_STOP_GRACE, SatBackend
+from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
+from nonocp.engines import memory
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.native.backend import NativeBackend
+
+if TYPE_CHECKING:
+    from nonocp.engines.sat import SatBackend
+
+NativeStats = NativeBackend.stats
+
+
+class _FromSat:
+    """A class attribute built from the sat engine's declarations when first read.
+
+    Why not at import: importing the sat engine (its CNF encoders, its tables) costs more than deciding a
+    small puzzle by line logic, which is what most `nonocp solve` runs do; the SAT stage, `nonocp backends`
+    and any `--option` read these and import it then."""
+
+    def __init__(self, build: Callable[[Any], Any]) -> None:
+        self.build = build
+        self.value: Any = None
+
+    def __get__(self, obj: object, owner: type) -> Any:
+        if self.value is None:
+            from nonocp.engines.sat import SatBackend
+
+            self.value = self.build(SatBackend)
+        return self.value
 
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
-# timeouts in all (benchmarks/README.md, "auto engine"). `extra={"probe": True}` turns it on.
+# timeouts in all (benchmarks/results/auto.md, "Probing before SAT"). `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
 # The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
 # formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
-# (benchmarks/README.md, "auto engine").
+# (benchmarks/results/auto.md, "Kissat in the hybrid").
 RACE_PARTNER = "kissat404"
 # Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
 # (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
-# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/README.md,
-# "auto engine"). After this delay only puzzles that CaDiCaL has not answered in 15 s pay for the second
-# core; every survey puzzle that it decides at all, it decides within that.
+# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/results/auto.md,
+# "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
+# second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
 
 
-class AutoBackend:
+class AutoBackend(Backend):
     name = "auto"
-    # its own probing switch, and the sat engine's options (passed on to the SAT stage)
-    OPTIONS = {"probe": bool, "race": bool, **SatBackend.OPTIONS}
+    variants = _FromSat(lambda sat: sat.variants)  # the SAT solver of step 2
+    # its own switches, and the sat engine's options (passed on to the SAT stage)
+    options = _FromSat(lambda sat: Options(
+        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
+        Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
+    ) | sat.options)
+    # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
+    stats = _FromSat(lambda sat: Stats(
+        Stat("phase", str, "native (decided by line logic alone), sat (after it, or alone for a proof), sat encoding "
+             "(the time ran out while the CNF was built) or native search (the CNF would not fit the memory budget)"),
+        Stat("sat_skipped", str, "why the SAT stage did not run (the memory budget), in words"),
+        Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
+        Stat("race", list, "the race's two members, in words"),
+        Stat("race_winner", (str, type(None)), "the member that answered (None: the deadline or both together)"),
+        Stat("race_found_by", list, "per solution, the member that found it (when no member answered alone)"),
+        Stat("decided_by", str, "the stage that reached the verdict: native line logic (and probing), native + "
+             "the SAT solver, or the race partner on the whole puzzle"),
+        include=(sat.stats, NativeStats.prefixed("native_")),
+        always=("phase",),
+    ))
 
-    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
-        self.sat = SatBackend(variant)
+    def __init__(self, variant: str = "") -> None:
+        self.variant = variant  # "": the sat engine's default solver
+        self._sat: SatBackend | None = None
+        if variant:
+            self.sat  # noqa: B018 - a named solver is checked now: an unknown one is a usage error up front
+
+    @property
+    def sat(self) -> SatBackend:
+        """The SAT stage's engine, made on first use: making it imports pysat (to check the solver's name),
+        which a puzzle that line logic decides never needs."""
+        if self._sat is None:
+            from nonocp.engines.sat import SatBackend
+
+            # "" is the sat engine's default solver, which it may swap for a leaner one when memory is short
+            self._sat = SatBackend(self.variant)
+        return self._sat
 
     def available(self) -> bool:
-        return self.sat.available()
+        # SatBackend.available's own test (pysat is installed), without making the SAT stage's engine
+        return importlib.util.find_spec("pysat") is not None if self._sat is None else self.sat.available()
 
     def version(self) -> str:
         return f"native line propagation, then {self.sat.version()}"
@@ -75,16 +135,26 @@ class AutoBackend:
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         from nonocp.engines.native import Timeout, propagate_and_probe
 
+        if options.extra:  # its own and the sat engine's, before any work
+            self.options.check(options.extra, self.name)
+        if options.extra.get("proof_dir"):  # a certificate of the puzzle itself: SAT alone (module docstring)
+            alone = self.sat.solve(puzzle, options)
+            return dataclasses.replace(alone, backend=f"{self.name}:{self.sat.solver_name}",
+                                       stats={**alone.stats, "phase": "sat",
+                                              "decided_by": f"{self.sat.solver_name} alone, for the proof"})
         start = time.monotonic()
         deadline = options.deadline(start)
         limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
-        probe = options.extra.get("probe", DEFAULT_PROBE)
+        probe = self.options.get(options.extra, "probe", self.name) if options.extra else DEFAULT_PROBE
+        logic = "native line logic and probing" if probe else "native line logic"
         try:
             masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
                                                                      probe=probe)
         except Timeout:
-            return self._result(status_of(0, False, limit, True), (), False, start, {"phase": "native"})
+            stats = {"phase": "native", "decided_by": logic}  # the stage that was running
+            return self._result(status_of(0, False, limit, True), (), False, start, stats, True)
         stats = {f"native_{k}": v for k, v in native_stats.items()}
+        stats["decided_by"] = logic
         if contradiction:
             stats["phase"] = "native"
             return self._result(status_of(0, True, limit), (), True, start, stats)
@@ -103,30 +173,70 @@ class AutoBackend:
         fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
-        partner = self._race_partner(options)
+        # Memory: the SAT stage's formula is sized before it is written (its templates stay cached for the
+        # child that writes it). Too big for the budget even with the sat engine's leaner solver: native
+        # search finishes the puzzle instead (it needs memory in proportion to the puzzle). The race
+        # needs room for two formulas: each member gets half, or there is no race.
+        from nonocp.encode.cnf import EncodingTimeout
+
+        allowed = memory.available(options)
+        try:
+            solver, need = self.sat.plan(puzzle, sat_options, deadline=deadline)
+        except EncodingTimeout:
+            stats["phase"] = "sat encoding"
+            return self._result(status_of(0, False, limit, True), (), False, start, stats, True)
+        except memory.OverBudget as e:
+            stats["sat_skipped"] = str(e)
+            return self._native_rest(puzzle, options, fixed, start, deadline, stats)
+        # sizing took time: what is left of the limit now
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        sat_options = dataclasses.replace(sat_options, time_limit=remaining)
+        partner = self._race_partner(options) if need <= allowed // 2 else None
         if partner is None:
             result = self.sat.solve(puzzle, sat_options)
+            stats["decided_by"] = f"native + {solver}"
         else:
             # The first member runs exactly as without the race (the same options, so the same search path);
             # the partner's time limit starts when it does. The race kills both at the deadline anyway (the
-            # partner cannot stop itself), and every solution is sent back as it is found.
+            # partner cannot stop itself), and every solution is sent back as it is found. A partner whose
+            # formula does not fit its half of the budget drops out of the race (OverBudget in its child).
+            half = {"memory": memory.resident() + allowed // 2}
             late = None if remaining is None else max(0.0, remaining - RACE_DELAY)
-            members = [_Member(self.sat, sat_options, 0.0),
+            members = [_Member(self.sat, _with_extra(sat_options, half), 0.0),
                        # the caller's own `fixed` only: the whole puzzle
-                       _Member(partner, dataclasses.replace(options, time_limit=late), RACE_DELAY)]
-            result = _race(puzzle, members, limit, deadline, options.progress)
-            stats["race"] = [f"{self.sat.solver_name} after native", f"{partner.solver_name} on the whole puzzle"]
+                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late), half), RACE_DELAY)]
+            result = _race(puzzle, members, limit, deadline, options.progress, allowed // 2)
+            stats["race"] = [f"{solver} after native", f"{partner.solver_name} on the whole puzzle"]
+            winner = result.stats.get("race_winner")
+            stats["decided_by"] = (f"{partner.solver_name} on the whole puzzle" if winner == partner.solver_name
+                                   else f"native + {solver}" if winner is not None
+                                   else f"native + {solver} / {partner.solver_name} race")
         stats.update(result.stats)
         stats["phase"] = "sat"
-        return dataclasses.replace(
-            result, backend=f"{self.name}:{self.sat.solver_name}", seconds=time.monotonic() - start, stats=stats
-        )
+        used = result.backend.partition(":")[2] or solver
+        return dataclasses.replace(result, backend=f"{self.name}:{used}", seconds=time.monotonic() - start,
+                                   stats=stats)
+
+    def _native_rest(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int], start: float,
+                     deadline: float | None, stats: dict[str, Any]) -> SolveResult:
+        """The puzzle finished by the native engine's search from the cells line logic fixed (when the SAT
+        stage would not fit the memory budget)."""
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        result = NativeBackend().solve(puzzle, dataclasses.replace(options, fixed=fixed, time_limit=remaining))
+        stats.update({f"native_{k}": v for k, v in result.stats.items()})  # the search's counts (it re-propagates)
+        stats["phase"] = "native search"
+        stats["decided_by"] = "native search (the SAT step would not fit the memory budget)"
+        return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
+                                   stats=stats)
 
     def _race_partner(self, options: SolveOptions) -> SatBackend | None:
         """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
-        wanted = options.extra.get("race")
+        wanted = self.options.get(options.extra, "race", self.name)
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
+        from nonocp.engines.forked import fork_available
+        from nonocp.engines.sat import SatBackend
+
         if not wanted or not fork_available() or options.extra.get("proof_dir"):
             return None
         if options.time_limit is not None and options.time_limit <= RACE_DELAY:
@@ -138,15 +248,21 @@ class AutoBackend:
         except BackendUnavailable:  # a python-sat without Kissat: the race needs it
             return None
 
-    def _result(self, status, solutions, exhausted, start, stats) -> SolveResult:
+    def _result(self, status, solutions, exhausted, start, stats, timed_out: bool = False) -> SolveResult:
+        # decided before the SAT stage: no SAT solver took part, so it is `auto` (or the variant asked for)
         return SolveResult(
             status=status,
             solutions=tuple(solutions),
             exhausted=exhausted,
-            backend=f"{self.name}:{self.sat.solver_name}",
+            backend=self.label if self._sat is None else f"{self.name}:{self._sat.solver_name}",
             seconds=time.monotonic() - start,
             stats=stats,
+            timed_out=timed_out,
         )
+
+
+def _with_extra(options: SolveOptions, extra: dict[str, Any]) -> SolveOptions:
+    return dataclasses.replace(options, extra={**options.extra, **extra})
 
 
 def _free_cores() -> int:
@@ -171,12 +287,16 @@ def _race(
     limit: int | None,
     deadline: float | None,
     progress: Callable[[dict[str, Any]], None] | None,
+    memory_cap: int | None = None,
 ) -> SolveResult:
     """Each member's search in its own child (nonocp.engines.forked.race_in_children); the first answer wins. Every grid
     a member finds is a solution of the puzzle, so the distinct grids of all members count together, and
     `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
     At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
     timeout with the solutions found by then."""
+    from nonocp.engines.forked import race_in_children
+    from nonocp.engines.sat import HARD_STOP_GRACE
+
     start = time.monotonic()
     kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
     found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first
@@ -197,7 +317,7 @@ def _race(
 
         return search
 
-    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message)
+    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message, memory_cap)
     names = [m.backend.solver_name for m in members]
     if winner is not None and result.status is Status.TIMEOUT:
         winner = None  # a member that stopped itself at the deadline: the answer is what all found by then
@@ -221,4 +341,5 @@ def _race(
         backend=f"sat:{names[0]}",
         seconds=time.monotonic() - start,
         stats=stats,
+        timed_out=ended_by_time(len(solutions), False, limit, timed_out),
     )

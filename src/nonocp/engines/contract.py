@@ -1,15 +1,43 @@
-"""The Backend protocol and the options every engine takes."""
+"""The engine contract: what every engine declares and what it must do. engines/TEMPLATE.py walks through it.
+
+An engine is a subclass of `Backend` registered by one line in `nonocp.engines.REGISTRY`. It declares, as
+class attributes that the registry, the command line and the tests read without running it:
+
+- `name` and `variants`: `get_backend("name:variant")` calls `cls(variant)` ("" for the default). An
+  unknown variant raises BackendUnavailable naming the ones it knows (one line, no traceback).
+- `options`: an `Options` schema of what `nonocp solve --option KEY=VALUE` may set; the values reach the
+  engine in `SolveOptions.extra`, already checked (`Options.parse`), and the engine reads them with
+  `Options.get`, which also checks values passed from Python.
+- `capabilities`: what it can do, each independent of the others (`Capabilities`); tests/test_contract.py
+  checks every claim on every registered engine.
+- `stats`: the schema of `SolveResult.stats` (`Stats`): each key it may report, its type and meaning.
+  The stats stay a plain dict so that the JSON output is what it always was; the tests check that an
+  engine reports nothing undeclared and nothing of the wrong type.
+
+What `solve(puzzle, options)` must do, whatever the engine:
+- answer with `SolveResult`, its status from `nonocp.core.result.status_of` (the one verdict rule);
+- every grid in `solutions` is a solution of the puzzle, distinct, at most `options.max_solutions`;
+  `exhausted` only when the search proved there is nothing more to find;
+- honour `options.time_limit` (answer `timeout` with the solutions found so far) and `options.fixed`
+  (restrict those cells first) when its capabilities say so, and refuse clearly (BackendUnavailable, see
+  `Backend.check_puzzle`) what they say it cannot take: colours, a puzzle above `max_cells`, fixed cells;
+- never print (core code never does); report progress through `options.progress` if at all.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from nonocp.core.errors import NonocpError
-from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import SolveResult
+from nonocp.core.errors import BackendUnavailable, NonocpError
+
+if TYPE_CHECKING:
+    from nonocp.core.grid import Grid
+    from nonocp.core.puzzle import Puzzle
+    from nonocp.core.result import SolveResult
 
 
 @dataclass(frozen=True)
@@ -17,10 +45,11 @@ class SolveOptions:
     """max_solutions=None means enumerate all. time_limit in seconds (None = no limit).
 
     `progress`, when set, is called by engines with a short dict now and then (never printed by core code).
-    `fixed` restricts cells before solving: {(row, col): bit mask of allowed palette indices}. Every engine
-    honours it (backbone queries and the auto hybrid rely on it); a cell whose mask is 0 makes the puzzle
-    unsolvable.
-    `extra` carries engine-specific settings (e.g. {"encoding": "blocks"} for sat) without widening this type.
+    `fixed` restricts cells before solving: {(row, col): bit mask of allowed palette indices}. An engine
+    whose `capabilities.fixed` is True honours it (backbone queries and the auto hybrid rely on it); a cell
+    whose mask is 0 makes the puzzle unsolvable.
+    `extra` carries engine-specific settings (the engine's `options`, and programmatic ones such as
+    "proof_dir") without widening this type.
     """
 
     max_solutions: int | None = 2
@@ -38,48 +67,237 @@ class SolveOptions:
         return (time.monotonic() if start is None else start) + self.time_limit
 
 
-class Backend(Protocol):
-    name: str
-
-    def available(self) -> bool:
-        """True when the engine's library is importable here."""
-        ...
-
-    def version(self) -> str:
-        """The engine's own version (library version for wrapped solvers)."""
-        ...
-
-    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        ...
+# ---- capabilities ----------------------------------------------------------------------------------
 
 
-# What `nonocp solve --option KEY=VALUE` may set in SolveOptions.extra, declared by each engine as its
-# class attribute OPTIONS: key -> the words it takes (a tuple), or bool (true/false, yes/no, on/off, 1/0).
-OptionSpec = dict[str, Any]
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do. Each flag is independent of the others and checked by tests/test_contract.py."""
+
+    colours: bool = True  # puzzles with more than one ink colour (False: black and white only, others refused)
+    enumerate: bool = True  # max_solutions=None finds every solution and proves there is no other
+    fixed: bool = True  # honours SolveOptions.fixed
+    proofs: bool = False  # extra["proof_dir"]: a checkable certificate (CNF + DRAT) of every "no other solution"
+    on_solution: bool = False  # search(puzzle, options, on_solution) in this process, each grid reported as found
+    max_cells: int | None = None  # refuses bigger puzzles (BackendUnavailable); None: any size
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"colours": self.colours, "enumerate": self.enumerate, "fixed": self.fixed, "proofs": self.proofs,
+                "on_solution": self.on_solution, "max_cells": self.max_cells}
+
+
+# ---- options -------------------------------------------------------------------------------------
+
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
 
-def parse_engine_options(specs: list[str], backend: Any) -> dict[str, Any]:
-    """`["encoding=automaton", "phase=background"]` -> {"encoding": "automaton", ...}, checked against the
-    engine's OPTIONS; NonocpError (one line, naming the option and what it takes) for anything else."""
-    accepted: OptionSpec = getattr(backend, "OPTIONS", {})
-    out: dict[str, Any] = {}
-    for spec in specs:
-        key, sep, value = spec.partition("=")
-        key, value = key.strip().replace("-", "_"), value.strip()
-        if not sep or not key:
-            raise NonocpError(f"--option {spec!r}: write it as KEY=VALUE")
-        kind = accepted.get(key)
-        if kind is None:
-            known = ", ".join(sorted(accepted)) or "none"
-            raise NonocpError(f"--option {key}: engine {backend.name} has no such option (its options: {known})")
-        if kind is bool:
-            if value.lower() not in _TRUE + _FALSE:
-                raise NonocpError(f"--option {key}={value}: expected true or false")
-            out[key] = value.lower() in _TRUE
-        elif value not in kind:
-            raise NonocpError(f"--option {key}={value}: choose from {', '.join(kind)}")
-        else:
-            out[key] = value
-    return out
+@dataclass(frozen=True)
+class Option:
+    """One engine setting: `values` is the words it takes, or `bool` (true/false, yes/no, on/off, 1/0)."""
+
+    name: str
+    values: tuple[str, ...] | type[bool]
+    default: Any
+    help: str
+
+    def parse(self, text: str) -> Any:
+        """The value of `--option NAME=text`; NonocpError (one line, what it takes) for anything else."""
+        if self.values is bool:
+            if text.lower() not in _TRUE + _FALSE:
+                raise NonocpError(f"--option {self.name}={text}: expected true or false")
+            return text.lower() in _TRUE
+        if text not in self.values:
+            raise NonocpError(f"--option {self.name}={text}: choose from {', '.join(self.values)}")
+        return text
+
+    def check(self, value: Any, engine: str) -> Any:
+        """`value` itself if this option takes it (a value passed from Python in SolveOptions.extra);
+        NonocpError naming the engine and the option otherwise."""
+        if self.values is bool:
+            if not isinstance(value, bool):
+                raise NonocpError(f"{engine}: {self.name} must be true or false, not {value!r}")
+        elif value not in self.values:
+            raise NonocpError(f"{engine}: unknown {self.name} {value!r}; choose from {', '.join(self.values)}")
+        return value
+
+    def describe(self) -> str:
+        words = "true|false" if self.values is bool else "|".join(self.values)
+        return f"{self.name}={words}"
+
+
+class Options:
+    """An engine's settings schema: the keys `nonocp solve --option KEY=VALUE` may set in SolveOptions.extra."""
+
+    def __init__(self, *options: Option) -> None:
+        self._by_name = {o.name: o for o in options}
+
+    def __iter__(self):
+        return iter(self._by_name.values())
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __or__(self, other: Options) -> Options:
+        """Both schemas (for an engine that passes another's options on, as auto does sat's)."""
+        return Options(*self, *(o for o in other if o.name not in self._by_name))
+
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+    def parse(self, specs: Iterable[str], engine: str) -> dict[str, Any]:
+        """`["encoding=automaton", "phase=background"]` -> {"encoding": "automaton", ...}; NonocpError (one
+        line, naming the option and what it takes) for anything this schema does not declare."""
+        out: dict[str, Any] = {}
+        for spec in specs:
+            key, sep, value = spec.partition("=")
+            key, value = key.strip().replace("-", "_"), value.strip()
+            if not sep or not key:
+                raise NonocpError(f"--option {spec!r}: write it as KEY=VALUE")
+            option = self._by_name.get(key)
+            if option is None:
+                known = ", ".join(sorted(self._by_name)) or "none"
+                raise NonocpError(f"--option {key}: engine {engine} has no such option (its options: {known})")
+            out[key] = option.parse(value)
+        return out
+
+    def get(self, extra: Mapping[str, Any], name: str, engine: str, default: Any = None) -> Any:
+        """The value of option `name` in `extra` (SolveOptions.extra), checked; `default`, else the declared
+        default, when absent."""
+        option = self._by_name[name]
+        if name not in extra:
+            return option.default if default is None else default
+        return option.check(extra[name], engine)
+
+    def check(self, extra: Mapping[str, Any], engine: str) -> None:
+        """NonocpError, naming `engine`, for a declared option in `extra` with a value it does not take."""
+        for name, option in self._by_name.items():
+            if name in extra:
+                option.check(extra[name], engine)
+
+    def describe(self) -> str:
+        """`probe=true|false, guide=true|false`: for help texts and `nonocp backends`."""
+        return ", ".join(o.describe() for o in self) or "none"
+
+
+# ---- statistics ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One key an engine may report in SolveResult.stats: its type (a Python type, or a tuple of them) and
+    what it means."""
+
+    name: str
+    type: type | tuple[type, ...]
+    meaning: str
+
+
+class Stats:
+    """The schema of an engine's SolveResult.stats. A key is optional unless listed as `always`."""
+
+    def __init__(self, *stats: Stat, prefix: str = "", include: Iterable[Stats] = (),
+                 always: Iterable[str] = ()) -> None:
+        self._by_name: dict[str, Stat] = {}
+        for s in stats:
+            self._by_name[prefix + s.name] = Stat(prefix + s.name, s.type, s.meaning)
+        for other in include:
+            for s in other:
+                self._by_name.setdefault(s.name, s)
+        self.always = tuple(always)
+
+    def __iter__(self):
+        return iter(self._by_name.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def prefixed(self, prefix: str) -> Stats:
+        """The same keys with `prefix` (auto reports native's stats as native_line_solves, ...)."""
+        return Stats(*self, prefix=prefix)
+
+    def problems(self, stats: Mapping[str, Any]) -> list[str]:
+        """What in `stats` breaks this schema (undeclared keys, wrong types, missing `always` keys)."""
+        out = [f"missing {k!r}" for k in self.always if k not in stats]
+        for key, value in stats.items():
+            stat = self._by_name.get(key)
+            if stat is None:
+                out.append(f"undeclared {key!r}")
+            elif value is not None and not isinstance(value, stat.type):
+                out.append(f"{key!r} is {type(value).__name__}, declared {stat.type}")
+        return out
+
+
+# What solve() reports for a puzzle that counting alone proves unsolvable (no engine runs).
+COUNTING_STATS = Stats(
+    Stat("proof", str, '"counting": ink totals of rows and columns differ, so there is no solution'),
+    Stat("reason", str, "which totals differ, in words"),
+)
+
+
+# ---- the base class ----------------------------------------------------------------------------------
+
+
+class Backend(ABC):
+    """The base of every engine. See the module docstring for the duties, engines/TEMPLATE.py for an example."""
+
+    name: ClassVar[str]
+    # the words `name:variant` takes (the first is the default, when there is a choice); an engine that takes
+    # an open set (sat: any pysat solver) lists its usual ones and checks the rest in its constructor
+    variants: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[Options] = Options()
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    stats: ClassVar[Stats] = Stats()
+
+    def __init__(self, variant: str = "") -> None:
+        if variant and variant not in self.variants:
+            known = f"choose from {', '.join(self.variants)}" if self.variants else "it has none"
+            raise BackendUnavailable(f"{self.name}: unknown variant {variant!r} ({known})")
+        self.variant = variant
+
+    @property
+    def label(self) -> str:
+        """`name` or `name:variant`: what SolveResult.backend says."""
+        return f"{self.name}:{self.variant}" if self.variant else self.name
+
+    @abstractmethod
+    def available(self) -> bool:
+        """True when the engine's library is importable here."""
+
+    @abstractmethod
+    def version(self) -> str:
+        """The engine's own version (library version for wrapped solvers)."""
+
+    @abstractmethod
+    def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
+        """Solve `puzzle` as the module docstring says."""
+
+    def search(self, puzzle: Puzzle, options: SolveOptions,
+               on_solution: Callable[[Grid, int], None] | None = None) -> SolveResult:
+        """`solve` in this process (no child of its own), calling `on_solution(grid, solutions so far)` as each
+        grid is found: for callers that run it in a child of their own (the auto engine's race). Only engines
+        whose `capabilities.on_solution` is True have it."""
+        raise NonocpError(f"{self.name}: no solution callback (capabilities.on_solution is False)")
+
+    def check_puzzle(self, puzzle: Puzzle, options: SolveOptions) -> None:
+        """BackendUnavailable (one line) when `capabilities` say this engine does not take this puzzle with
+        these options: colours, more than `max_cells` cells, fixed cells. For engines that lack one of them."""
+        caps = self.capabilities
+        if not caps.colours and not puzzle.palette.is_black_and_white:
+            raise BackendUnavailable(f"{self.name}: black-and-white puzzles only ({len(puzzle.palette) - 1} colours)")
+        cells = puzzle.width * puzzle.height
+        if caps.max_cells is not None and cells > caps.max_cells:
+            raise BackendUnavailable(
+                f"{self.name}: {puzzle.width}x{puzzle.height} = {cells} cells is too big for it "
+                f"(at most {caps.max_cells} cells); use another engine"
+            )
+        if not caps.fixed and options.fixed:
+            raise BackendUnavailable(f"{self.name}: cannot restrict cells (SolveOptions.fixed)")
+
+
+def parse_engine_options(specs: list[str], backend: Backend) -> dict[str, Any]:
+    """`--option KEY=VALUE` specs checked against the engine's declared options (see Options.parse)."""
+    return backend.options.parse(specs, backend.name)

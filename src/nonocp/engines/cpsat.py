@@ -12,56 +12,63 @@ Several solutions (`max_solutions`, default 2, so that every answer says whether
   its learnt clauses and phases from one solution to the next.
 - "block" (`cpsat:block`): solve, add a clause saying "differ from every solution found so far", solve
   again, until `max_solutions` solutions or INFEASIBLE (INFEASIBLE is the proof that no further
-  solution exists). Every solve starts from scratch, full presolve included.
-  Measured on the webpbn survey set (benchmarks/bench_cpsat.py, 14 puzzles both decided on a heavily
-  shared machine): enumerate 13.7 CPU s in total, block 23.8; enumerate also decided two puzzles that
-  block did not within the limit. Paying the presolve twice is what costs block on easy puzzles.
+  solution exists). Every solve starts from scratch, full presolve included, which is what makes block
+  slower on the survey set (benchmarks/results/cpsat.md, "Several solutions: enumerate or block").
 
-ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay 0.4 s.
+ortools is imported only here, and only when a puzzle is solved: `nonocp show` must not pay for it.
 
 Time limit: `time_limit` is a budget for the whole call, counted from after the ortools import (the
-import is no search and cannot be interrupted: 8-14 s here on a loaded machine, most of it pandas; it is
-reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
+import is no search and cannot be interrupted, and takes seconds on a loaded machine, most of it pandas; it
+is reported as `stats["import_seconds"]`). Model building checks the deadline line by line, and every CP-SAT
 solve (the enumeration, each block-and-resolve re-solve) gets only what is left of it. When the budget
 runs out the answer is `timeout` with the solutions found so far (or `multiple` if two were found).
-What is left over: CP-SAT checks its limit between steps, and some steps cannot be interrupted (the
-automaton expansion at the start of presolve, single presolve passes): on Knotty with a 0.5 s budget
-CP-SAT returned after 0.6-3.3 s here (load ~7). That overrun grows with the model and the machine's load.
+CP-SAT checks its limit between steps, and some steps cannot be interrupted (the automaton expansion at
+the start of presolve, single presolve passes), so on its own it overruns, more with bigger models and a
+busier machine (benchmarks/results/time-limits.md, "cpsat"). The search therefore runs in a forked child
+(nonocp.engines.forked), killed HARD_STOP_GRACE seconds after the deadline; the solutions it had sent back
+are kept. The child is also what makes Ctrl-C an interrupt (exit 130): in process, CP-SAT catches SIGINT
+and stops as if its time limit had run out. `extra={"hard_stop": False}` keeps the search in this process.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import dataclasses
 import importlib.util
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import BackendUnavailable, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
-from nonocp.core.result import SolveResult, Status, status_of
+from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
+from nonocp.engines import memory
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, Stat, Stats
+from nonocp.engines.forked import call_in_child, isolated
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
 
 UNIQUENESS_MODES = ("block", "enumerate")
 CELL_MODELS = ("int", "bool")
-# Measured on the webpbn survey set on 2 shared cores (models/README.md): one worker was at least as
-# fast as two, so the default is 1 (deterministic too). `workers=0` asks CP-SAT for all cores.
+# One worker: deterministic, and at least as fast as two on the survey set on 2 shared cores
+# (benchmarks/results/cpsat.md, "Workers"). `workers=0` asks CP-SAT for all cores.
 DEFAULT_WORKERS = 1
 # How much probing CP-SAT does before its search (`--option probing=light|full`). "full" is CP-SAT's own
 # default: up to three presolve rounds, each probing up to 1 unit of deterministic time, and another
-# probing pass of up to 1 unit when the search starts. On these models every pass derives ~200k binary
-# clauses and the later ones fix almost nothing (Nature: 3,388 cells/literals fixed by the first round,
-# 249 by the second, 5 by the third), so "light" keeps one presolve round and caps the search-start probing
-# at 0.1: faster in total on the numbered survey puzzles, every one decided either way (benchmarks/README.md,
-# "cpsat engine").
+# probing pass of up to 1 unit when the search starts. On these models the later rounds fix almost nothing
+# that the first did not, so "light" keeps one presolve round and caps the search-start probing at 0.1:
+# faster in total on the numbered survey puzzles, every one decided either way (benchmarks/results/cpsat.md,
+# "The survey set").
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
+# The search runs in a forked child that is killed this long after the deadline if CP-SAT has not stopped
+# by itself (nonocp.engines.forked): the time limit becomes a hard one, whatever step CP-SAT is in.
+HARD_STOP_GRACE = 0.5
 
 
 def _cp_model():
@@ -180,6 +187,7 @@ def build_model(
     fixed: dict[tuple[int, int], int] | None = None,
     cut_domains: bool = True,
     deadline: float | None = None,
+    count_runs: str = "starts",
 ) -> NonogramModel:
     """One variable per cell (domain cut by both lines), one automaton per row and column.
 
@@ -191,6 +199,11 @@ def build_model(
     """
     if cell_model not in CELL_MODELS:
         raise NonocpError(f"cpsat: unknown cell model {cell_model!r}; choose from {', '.join(CELL_MODELS)}")
+    if puzzle.has_counts:  # count-and-contiguity clues: their own model (cardinality and runs per colour)
+        from nonocp.engines.cpsat_counts import build_counts_model
+
+        return build_counts_model(puzzle, _cp_model(), NonogramModel, fixed, cut_domains,
+                                  lambda: _check_deadline(deadline), count_runs)
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()
@@ -251,8 +264,9 @@ class _Collector:
         cp = _cp_model()
 
         class Collector(cp.CpSolverSolutionCallback):
-            def __init__(self, cells, limit, progress, deadline: float | None = None) -> None:
+            def __init__(self, cells, limit, progress, deadline: float | None = None, on_solution=None) -> None:
                 super().__init__()
+                self.on_solution = on_solution
                 self.cells = cells
                 self.limit = limit
                 self.progress = progress
@@ -270,6 +284,8 @@ class _Collector:
                     return
                 self.seen.add(grid)
                 self.found.append(grid)
+                if self.on_solution is not None:
+                    self.on_solution(grid)
                 if self.progress is not None:
                     self.progress({"solutions": len(self.found)})
                 if self.limit is not None and len(self.found) >= self.limit:
@@ -282,19 +298,46 @@ class _Collector:
         return Collector(*args, **kwargs)
 
 
-class CpsatBackend:
+class CpsatBackend(Backend):
     """OR-Tools CP-SAT. Variant (`cpsat:enumerate`, `cpsat:bool`, `cpsat:enumerate,plain`, ...) or
     `extra={"uniqueness": ..., "cell_model": ..., "cut_domains": ..., "probing": ...}` choose the
     uniqueness mode, the colour cell model, whether cell domains are first cut by each line and how much
     CP-SAT probes (see DEFAULT_PROBING). `plain` is the textbook model with CP-SAT's own parameters:
-    domains not cut, full probing."""
+    domains not cut, full probing. Raw CP-SAT parameters for experiments: `extra={"params": {...}}`."""
 
     name = "cpsat"
-    # `solve --option`
-    OPTIONS = {"uniqueness": UNIQUENESS_MODES, "cell_model": CELL_MODELS, "cut_domains": bool,
-               "probing": PROBING_LEVELS}
+    # comma-separated and combinable: `cpsat:block,bool`
+    variants = (*UNIQUENESS_MODES, *CELL_MODELS, "plain")
+    options = Options(
+        Option("uniqueness", UNIQUENESS_MODES, "enumerate", "several solutions by one enumeration or by re-solving"),
+        Option("cell_model", CELL_MODELS, "int", "a colour cell as one integer or one Boolean per colour"),
+        Option("cut_domains", bool, True, "cut each cell's colours by its row and column first"),
+        Option("probing", PROBING_LEVELS, DEFAULT_PROBING, "how much CP-SAT probes before its search"),
+        Option("count_runs", ("starts", "automaton"), "starts",
+               "count clues: runs by run-start Booleans or by an automaton (engines/cpsat_counts.py)"),
+    )
+    # no proofs (CP-SAT writes none); no solution callback: its own callback runs inside the C++ search
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    stats = Stats(
+        Stat("uniqueness", str, "enumerate or block"),
+        Stat("cell_model", str, "int or bool (always bool in black and white)"),
+        Stat("workers", int, "CP-SAT workers"),
+        Stat("probing", str, "light or full"),
+        Stat("import_seconds", float, "importing ortools (not counted in the time limit)"),
+        Stat("build_seconds", float, "building the model"),
+        Stat("fixed_cells", int, "cells fixed before search (one colour left)"),
+        Stat("solves", int, "CP-SAT solve calls"),
+        Stat("conflicts", int, "CP-SAT conflicts, all solves"),
+        Stat("branches", int, "CP-SAT branches, all solves"),
+        Stat("wall_time", float, "CP-SAT's own wall time, all solves"),
+        Stat("deterministic_time", float, "CP-SAT's work measure, not inflated by a busy machine"),
+        Stat("repeated_solutions", int, "solutions CP-SAT reported twice in an enumeration (ignored)"),
+        Stat("killed_at_time_limit", bool, "the forked search was still running after the deadline and was killed"),
+        always=("uniqueness", "solves", "conflicts", "build_seconds"),
+    )
 
     def __init__(self, variant: str = "") -> None:
+        self.variant = variant
         self.uniqueness = "enumerate"
         self.cell_model = "int"
         self.cut_domains = True
@@ -308,8 +351,7 @@ class CpsatBackend:
                 self.cut_domains = False
                 self.probing = "full"
             else:
-                known = ", ".join((*UNIQUENESS_MODES, *CELL_MODELS, "plain"))
-                raise NonocpError(f"cpsat: unknown variant {part!r}; choose from {known}")
+                raise BackendUnavailable(f"cpsat: unknown variant {part!r}; choose from {', '.join(self.variants)}")
 
     def available(self) -> bool:
         # find_spec on the dotted name would import ortools/__init__ (and `logging`); checking the top
@@ -322,28 +364,79 @@ class CpsatBackend:
         )
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         try:
             return f"ortools {importlib.metadata.version('ortools')}"
         except importlib.metadata.PackageNotFoundError:
             return "ortools (version unknown)"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        # Import first, then start the clock: the import is no search, cannot be interrupted, and was
-        # 8-14 s here on a loaded machine (pandas); counting it made a 30 s budget run out before the
-        # first solve. It is reported on its own (0 once ortools is loaded).
+        # Import first, then start the clock: the import is no search, cannot be interrupted, and takes
+        # seconds on a loaded machine; counting it made a 30 s budget run out before the first solve
+        # (benchmarks/results/time-limits.md, "cpsat"). It is reported on its own (0 once ortools is loaded).
         before_import = time.monotonic()
         _cp_model()
         start = time.monotonic()
         import_seconds = start - before_import
         deadline = options.deadline(start)
+        if not isolated(options):
+            return self._solve(puzzle, options, start, deadline, import_seconds)
+        return self._solve_in_child(puzzle, options, start, deadline, import_seconds)
+
+    def _solve_in_child(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float | None,
+                        import_seconds: float) -> SolveResult:
+        """`_solve` in a forked child (nonocp.engines.forked): Ctrl-C ends the command instead of reading as
+        CP-SAT's own time limit (CP-SAT catches SIGINT in process), and a search still running HARD_STOP_GRACE
+        seconds after the deadline is killed (some CP-SAT steps cannot be interrupted). ortools is imported
+        here first, so a child costs a fork, not an import. Solutions come back as they are found."""
+        found: list[Grid] = []
+
+        def on_message(grid: Grid) -> None:
+            found.append(grid)
+            if options.progress is not None:
+                options.progress({"solutions": len(found)})
+
+        def in_child(send):
+            # in the child the caller's progress callback would report into a copy of the caller: send instead
+            sending = dataclasses.replace(options, progress=None)
+            return self._solve(puzzle, sending, start, deadline, import_seconds, on_solution=send)
+
+        kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
+        # Memory: CP-SAT's presolve expands the line automata into Booleans, and how many it keeps depends
+        # on what its propagation fixes on the way (a random 200x200 grid takes several times what a
+        # 512x512 picture takes: benchmarks/results/memory.md), so no estimate made before solving is
+        # worth having. The child gets the budget
+        # as a hard cap instead; CP-SAT does not survive a failed allocation, and its crash at the cap is
+        # reported as the puzzle not fitting.
+        try:
+            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options))
+        except memory.OverBudget as e:
+            raise memory.OverBudget(f"cpsat: {e}") from None
+        if finished:
+            return result
+        limit = None if options.max_solutions is None else max(1, options.max_solutions)
+        return SolveResult(
+            status=status_of(len(found), False, limit, True),
+            solutions=tuple(found),
+            exhausted=False,
+            backend=self.name,
+            seconds=time.monotonic() - start,
+            stats={"uniqueness": self.options.get(options.extra, "uniqueness", self.name, self.uniqueness),
+                   "import_seconds": round(import_seconds, 4), "build_seconds": 0.0, "solves": 0, "conflicts": 0,
+                   "killed_at_time_limit": True},
+            timed_out=ended_by_time(len(found), False, limit, True),
+        )
+
+    def _solve(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float | None,
+               import_seconds: float, on_solution: Callable[[Grid], None] | None = None) -> SolveResult:
+        """The solve itself, in whichever process runs it; `on_solution` hears of each new solution."""
         extra = options.extra or {}
-        uniqueness = extra.get("uniqueness", self.uniqueness)
-        if uniqueness not in UNIQUENESS_MODES:
-            raise NonocpError(f"cpsat: unknown uniqueness mode {uniqueness!r}")
-        cell_model = extra.get("cell_model", self.cell_model)
-        probing = extra.get("probing", self.probing)
-        if probing not in PROBING_LEVELS:
-            raise NonocpError(f"cpsat: unknown probing level {probing!r}; choose from {', '.join(PROBING_LEVELS)}")
+        get = self.options.get
+        uniqueness = get(extra, "uniqueness", self.name, self.uniqueness)
+        cell_model = get(extra, "cell_model", self.name, self.cell_model)
+        probing = get(extra, "probing", self.name, self.probing)
+        cut_domains = get(extra, "cut_domains", self.name, self.cut_domains)
         # CP-SAT parameters for every solve of this call: the probing level's, then raw ones for experiments
         # and benchmarks (extra={"params": {"symmetry_level": 0}}), which win
         params = {**(LIGHT_PROBING_PARAMS if probing == "light" else {}), **extra.get("params", {})}
@@ -368,7 +461,8 @@ class CpsatBackend:
         solutions: list[Grid] = []
         built: NonogramModel | None
         try:
-            built = build_model(puzzle, cell_model, options.fixed, extra.get("cut_domains", self.cut_domains), deadline)
+            built = build_model(puzzle, cell_model, options.fixed, cut_domains, deadline,
+                                get(extra, "count_runs", self.name))
         except OutOfTime:  # the budget ran out before the model was complete: no search at all
             built = None
         if built is None:
@@ -384,9 +478,11 @@ class CpsatBackend:
                 # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
                 solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
             elif uniqueness == "enumerate":
-                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params)
+                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params,
+                                                                  on_solution)
             else:
-                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params)
+                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params,
+                                                              on_solution)
         stats["wall_time"] = round(stats["wall_time"], 4)
         stats["deterministic_time"] = round(stats["deterministic_time"], 4)
         status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
@@ -397,6 +493,7 @@ class CpsatBackend:
             backend=self.name,
             seconds=time.monotonic() - start,
             stats=stats,
+            timed_out=ended_by_time(len(solutions), exhausted, options.max_solutions, timed_out),
         )
 
     # -- the two ways of finding several solutions ------------------------------------------------
@@ -425,7 +522,7 @@ class CpsatBackend:
         stats["deterministic_time"] += solver.deterministic_time
 
     def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats,
-               params: dict[str, Any]):
+               params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None):
         """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
         is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
         cp = _cp_model()
@@ -448,6 +545,8 @@ class CpsatBackend:
                 raise NonocpError("cpsat: the solver returned a forbidden solution again; this is a bug")
             seen.add(grid)
             solutions.append(grid)
+            if on_solution is not None:
+                on_solution(grid)
             if options.progress is not None:
                 options.progress({"solutions": len(solutions)})
             if not built.forbid(grid):
@@ -455,7 +554,7 @@ class CpsatBackend:
         return solutions, False, False
 
     def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
-                   stats, params: dict[str, Any]):
+                   stats, params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None):
         """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
         cp = _cp_model()
         if deadline is not None and time.monotonic() >= deadline:
@@ -466,7 +565,7 @@ class CpsatBackend:
         solver.parameters.num_workers = 1
         stats["workers"] = 1
         solver.parameters.enumerate_all_solutions = True
-        collector = _Collector(built.cells, limit, options.progress, deadline)
+        collector = _Collector(built.cells, limit, options.progress, deadline, on_solution)
         code = solver.solve(built.model, collector)
         self._account(solver, stats)
         stats["repeated_solutions"] = collector.repeats

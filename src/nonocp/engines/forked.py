@@ -1,10 +1,19 @@
 """Run a function in a forked child process that is killed if it is still running at a deadline.
 
-Why: some solvers cannot be stopped from inside the process. CaDiCaL's pysat binding has no working
-interrupt() or prop_budget() (both raise NotImplementedError in pysat 1.9.dev24), so the sat engine stops
-it between slices of conflicts, and one slice can run far past the time limit on a loaded machine (seconds
-late). Kissat and Lingeling cannot be stopped at all. A child process can always be killed, so the time
-limit becomes a hard one.
+This is the engines' one signal story. A solver library that runs in this process cannot be stopped
+cleanly: CaDiCaL in pysat aborts the process on SIGINT ("invalid API usage"), Glucose raises its own
+error, CP-SAT catches SIGINT itself and answers as if its time limit had run out. So the sat and cpsat
+engines always search in a child (`isolated`), with or without a time limit: the child ignores Ctrl-C
+and sits in a process group of its own, the caller waits in select() where Ctrl-C raises
+KeyboardInterrupt, kills the child and re-raises, and the command exits 130 ("interrupted"). The native
+engine is Python and stops at the next bytecode. A caller killed outright (SIGKILL, SIGTERM) takes its
+children with it (PR_SET_PDEATHSIG).
+
+Why a time limit needs the child too: some solvers cannot be stopped from inside the process. CaDiCaL's
+pysat binding has no working interrupt() or prop_budget() (both raise NotImplementedError in pysat
+1.9.dev24), so the sat engine stops it between slices of conflicts, and one slice can run far past the time
+limit on a loaded machine (seconds late). Kissat and Lingeling cannot be stopped at all. A child process
+can always be killed, so the time limit becomes a hard one.
 
 The child is a plain os.fork() of the caller: nothing is pickled on the way in (the puzzle, the options
 and any monkeypatching are simply there), and the child starts in about a millisecond. Only what the
@@ -27,12 +36,22 @@ from collections.abc import Callable
 from typing import Any
 
 from nonocp.core.errors import NonocpError
+from nonocp.engines.memory import ENV, OverBudget, gib, limit_this_process
 
 _HEADER = struct.Struct("!Q")  # the length of each pickled frame
+# Signals a caller may turn into KeyboardInterrupt (Ctrl-C; SIGTERM and SIGHUP in `solve`, `check`, `bench`)
+_STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
 
 def fork_available() -> bool:
     return hasattr(os, "fork")
+
+
+def isolated(options: Any) -> bool:
+    """True when an engine should search in a child (see the module docstring): fork is there and the
+    caller did not ask to stay in process (`extra={"hard_stop": False}`, for benchmarks that measure the
+    in-process stop)."""
+    return fork_available() and bool(options.extra.get("hard_stop", True))
 
 
 class ChildCrashed(NonocpError):
@@ -48,16 +67,18 @@ def call_in_child(
     fn: Callable[[Callable[[Any], None]], Any],
     kill_at: float | None,
     on_message: Callable[[Any], None] | None = None,
+    memory: int | None = None,
 ) -> tuple[bool, Any]:
     """Run `fn(send)` in a forked child; (True, what fn returned), or (False, None) if the child was still
     running at `kill_at` (a time.monotonic() value; None waits for ever) and was killed.
 
     Every `send(obj)` in the child reaches `on_message(obj)` here, in order, before the result. An exception
     raised by fn is raised here: the same exception when it survives pickling, else ChildFailed (or a
-    NonocpError with the same message, for nonocp's own errors).
+    NonocpError with the same message, for nonocp's own errors). `memory`: the bytes the child may add
+    to what it inherits (engines.memory.limit_this_process); past them it fails as out of memory.
     """
     deliver = None if on_message is None else (lambda _index, obj: on_message(obj))
-    winner, value = race_in_children([fn], kill_at, deliver)
+    winner, value = race_in_children([fn], kill_at, deliver, memory)
     return winner is not None, value
 
 
@@ -65,6 +86,7 @@ def race_in_children(
     fns: list[Callable[[Callable[[Any], None]], Any]],
     kill_at: float | None,
     on_message: Callable[[int, Any], bool | None] | None = None,
+    memory: int | None = None,
 ) -> tuple[int | None, Any]:
     """Run every `fn(send)` at once, each in its own forked child; (i, what fns[i] returned) for the first to
     return, the others killed. (None, None) when none has returned by `kill_at` (all are killed then), or when
@@ -72,6 +94,7 @@ def race_in_children(
 
     Messages arrive as `on_message(i, obj)`, in order per child. A member that raises or dies is out of the
     race; when every member is out, the first one's exception is raised (as in call_in_child).
+    `memory`: each child's hard memory cap (as in call_in_child).
     """
     parent = os.getpid()
     running: dict[int, tuple[int, _Frames]] = {}  # read fd -> (member index, its frames)
@@ -80,26 +103,25 @@ def race_in_children(
     try:
         for i, fn in enumerate(fns):
             read_fd, write_fd = os.pipe()
+            # The stop signals are held back across the fork: a Ctrl-C (or a SIGTERM a command turns into
+            # KeyboardInterrupt) landing between fork() and the bookkeeping below would leave a child the
+            # cleanup does not know of (or, in the child, run the caller's code). Held, it is delivered right
+            # after, with the child registered.
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
             try:
-                pid = os.fork()
-            except OSError:  # no process to be had: the members already started are killed below
-                os.close(read_fd)
+                try:
+                    pid = os.fork()
+                except OSError:  # no process to be had: the members already started are killed below
+                    os.close(read_fd)
+                    os.close(write_fd)
+                    raise
+                if pid == 0:  # the child: never returns
+                    _start_child(fn, read_fd, write_fd, list(running), parent, mask, memory)
                 os.close(write_fd)
-                raise
-            if pid == 0:  # the child: never returns
-                os.close(read_fd)
-                for fd in running:  # the other members' pipes are not this child's
-                    os.close(fd)
-                # A process group of its own: Ctrl-C in a terminal goes to the whole foreground group, and
-                # pysat's solve() installs its own SIGINT handler over ours (CaDiCaL then aborts, printing
-                # "fatal error: invalid API usage" before the caller's one-line message). The caller alone
-                # gets Ctrl-C and kills the children.
-                os.setpgid(0, 0)
-                _die_with(parent)
-                _child_main(fn, write_fd)
-            os.close(write_fd)
-            running[read_fd] = (i, _Frames(read_fd))
-            pids[i] = pid
+                running[read_fd] = (i, _Frames(read_fd))
+                pids[i] = pid
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while running:
             wait = None if kill_at is None else kill_at - time.monotonic()
             if wait is not None and wait <= 0:
@@ -120,7 +142,13 @@ def race_in_children(
                     del running[fd]
                     os.close(fd)
                     status = _reap(pids.pop(i))
-                    failures.setdefault(i, ChildCrashed(f"the solver process died without answering ({status})"))
+                    if memory is not None and status.startswith("signal"):
+                        # solver libraries do not survive a failed allocation: at the cap they crash
+                        failures.setdefault(i, OverBudget(
+                            f"the solver needed more than the {gib(memory)} of memory left to it and stopped "
+                            f"({status}); set {ENV} to a bigger budget to allow more"))
+                    else:
+                        failures.setdefault(i, ChildCrashed(f"the solver process died without answering ({status})"))
         raise failures[min(failures)]
     finally:
         for pid in pids.values():
@@ -129,13 +157,39 @@ def race_in_children(
             os.close(fd)
 
 
-def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int) -> None:
+def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int, mask, memory: int | None) -> None:
+    """The child's side of the fork (the stop signals still blocked): never returns."""
+    try:
+        os.close(read_fd)
+        for fd in others:  # the other members' pipes are not this child's
+            os.close(fd)
+        # A process group of its own: Ctrl-C in a terminal goes to the whole foreground group, and
+        # pysat's solve() installs its own SIGINT handler over ours (CaDiCaL then aborts, printing
+        # "fatal error: invalid API usage" before the caller's one-line message). The caller alone
+        # gets Ctrl-C and kills the children.
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for sig in _STOP_SIGNALS - {signal.SIGINT}:  # the caller's handlers (if any) are not the child's
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        _die_with(parent)
+        if memory is not None:
+            limit_this_process(memory)
+        _child_main(fn, write_fd, memory)
+    finally:
+        os._exit(1)
+
+
+def _child_main(fn: Callable[[Callable[[Any], None]], Any], write_fd: int, memory: int | None = None) -> None:
     code = 0
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle (it kills us)
         send = lambda obj: _write_frame(write_fd, ("message", obj))  # noqa: E731
         try:
             value = fn(send)
+        except MemoryError:
+            cap = "" if memory is None else f" of {gib(memory)}"
+            _write_frame(write_fd, ("error", OverBudget(f"the solver ran out of its memory budget{cap} ({ENV} "
+                                                        "raises the budget)")))
         except BaseException as exc:  # noqa: BLE001 - everything goes back to the caller
             _write_frame(write_fd, ("error", _portable(exc)))
         else:
@@ -229,4 +283,4 @@ def _describe(status: int) -> str:
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "race_in_children"]
+__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "isolated", "race_in_children"]

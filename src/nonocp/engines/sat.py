@@ -7,11 +7,13 @@
   Kissat in pysat is not incremental (adding a clause after a solve aborts the whole process, see
   FIELD-NOTES), so it finds the first solution only; the later rounds go to an incremental solver
   (FOLLOW_UP_SOLVER) holding every blocking clause, with the last solution as its phases.
-- `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
+- The search runs in a forked child (nonocp.engines.forked), with or without a time limit: Ctrl-C then
+  ends the command cleanly (pysat's solvers cannot be interrupted in process: CaDiCaL aborts it).
+  `time_limit`: the search stops itself where it can (`solve_until`: interrupt() from a timer thread, or
   conflict-budget slices for CaDiCaL, whose pysat binding cannot be interrupted; Kissat and Lingeling
-  only between rounds), and runs in a forked child that is killed HARD_STOP_GRACE seconds after the
-  deadline when it has not (nonocp.engines.forked), keeping the solutions it had sent back; `extra={"hard_stop":
-  False}` keeps it in this process (for callers that cannot fork, and for benchmarks/bench_timeout.py).
+  only between rounds), and the child is killed HARD_STOP_GRACE seconds after the deadline when it has
+  not, keeping the solutions it had sent back; `extra={"hard_stop": False}` keeps it in this process
+  (for callers that cannot fork, and for benchmarks/bench_timeout.py).
 - Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py),
   "phase" (PHASES: which value the solver tries first for a cell, see DEFAULT_PHASE) and "proof_dir":
   when the search ends on UNSAT (no solution, or none besides those found) write there
@@ -26,22 +28,35 @@ pysat is imported only here.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import importlib.metadata
 import importlib.util
+import itertools
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from nonocp.core.errors import BackendUnavailable, NonocpError
+from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import Proof, SolveResult, status_of
-from nonocp.encode.cnf import DEFAULT_ENCODING, ENCODINGS, TRUE, PuzzleCnf, encode_puzzle, to_dimacs
-from nonocp.engines.contract import SolveOptions
-from nonocp.engines.forked import call_in_child, fork_available
+from nonocp.core.result import Proof, SolveResult, ended_by_time, status_of
+from nonocp.encode.cnf import (
+    DEFAULT_ENCODING,
+    ENCODINGS,
+    TRUE,
+    CnfSize,
+    EncodingTimeout,
+    PuzzleCnf,
+    cnf_size,
+    encode_puzzle,
+    to_dimacs,
+)
+from nonocp.encode.counts_cnf import encode_counts
+from nonocp.engines import memory
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.forked import call_in_child, isolated
 
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical195"
@@ -57,8 +72,8 @@ NON_INCREMENTAL = frozenset({"kissat404"})
 # After a non-incremental solver's first solution, the remaining rounds (another solution, or the proof that
 # none is left) go to this incremental solver, seeded with every blocking clause and with the last solution
 # as its phases, so that it searches near that solution first: guided, CaDiCaL finds a second solution of
-# Knotty or Faase in about a thousand conflicts, where unguided it (or a fresh Kissat per round) needs minutes
-# (benchmarks/README.md, "sat engine").
+# Knotty or Faase at once, where unguided it (or a fresh Kissat per round) needs minutes
+# (benchmarks/results/sat.md, "Kissat first, CaDiCaL guided").
 FOLLOW_UP_SOLVER = "cadical195"
 # how a solve is stopped at the time limit (see solve_until); checked on pysat 1.9.dev24
 BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"})
@@ -72,14 +87,33 @@ HARD_STOP_GRACE = 0.5
 # The value a solver tries first on a cell variable it decides: "background" sets every cell's background
 # literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
 # "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
-# Background first helped on big survey pictures and hurt on tournament puzzles (benchmarks/README.md,
-# "sat engine"), so the solver's own stays the default.
+# Background first helped on big survey pictures and hurt on tournament puzzles (benchmarks/results/sat.md,
+# "Initial phase"), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
+# Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, from loading the CNF of
+# a 200x200 picture into each (benchmarks/results/memory.md, "Per clause"), and how much its learnt
+# clauses add during a search. An unnamed solver is cadical195; when that would not fit the budget
+# and MEMORY_FALLBACK would, the search uses MEMORY_FALLBACK (a solver named by the variant is kept).
+SOLVER_BYTES_PER_CLAUSE = {"cadical": 200, "glucose": 110, "gluecard": 110, "maple": 110, "minisat": 75,
+                           "minicard": 75, "kissat": 75, "lingeling": 75}
+SEARCH_GROWTH = 1.3
+MEMORY_FALLBACK = "minisat22"
+
+
+def solver_bytes(solver_name: str, clauses: int) -> int:
+    """What `solver_name` holds for a formula of `clauses` clauses, learnt clauses included (an estimate)."""
+    per = next((b for family, b in SOLVER_BYTES_PER_CLAUSE.items() if solver_name.startswith(family)), 200)
+    return int(clauses * per * SEARCH_GROWTH)
+
+
+def formula_bytes(size: CnfSize, cells: int) -> int:
+    """What the formula itself holds here: the flat clause store, the line templates, the cell literals."""
+    return 8 * size.literals + 4 * size.clauses + 120 * cells
 
 
 class _Settings(NamedTuple):
-    """The sat engine's options (SatBackend.OPTIONS) as one solve uses them."""
+    """The sat engine's options (SatBackend.options) as one solve uses them."""
 
     encoding: str
     phase: str
@@ -98,24 +132,90 @@ def canonical_solver_name(name: str) -> str:
     raise BackendUnavailable(f"sat: pysat has no solver called {name!r}")
 
 
-class SatBackend:
+class SatBackend(Backend):
     name = "sat"
-    OPTIONS = {"encoding": tuple(ENCODINGS), "phase": PHASES}  # settable by `nonocp solve --option`
+    # any solver pysat knows, by name or alias (checked by canonical_solver_name); the usual ones:
+    variants = ("cadical195", "glucose4", "minisat22", "lingeling", "kissat404")
+    options = Options(
+        Option("encoding", tuple(ENCODINGS), DEFAULT_ENCODING, "how each line's clue becomes clauses"),
+        Option("phase", PHASES, DEFAULT_PHASE, "the value the solver tries first for a cell"),
+    )
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
+    stats = Stats(
+        Stat("solver", str, "the pysat solver of the first round"),
+        Stat("encoding", str, "blocks, automaton or both (counts: a count-clue puzzle's own encoding)"),
+        Stat("variables", int, "CNF variables"),
+        Stat("clauses", int, "CNF clauses before any blocking clause"),
+        Stat("cell_variables", int, "variables that stand for a cell's colour"),
+        Stat("encode_seconds", float, "building the CNF"),
+        Stat("load_seconds", float, "loading it into the solver(s)"),
+        Stat("solve_seconds", float, "in the solver's solve calls"),
+        Stat("solves", int, "solve calls (one per solution found, plus the last UNSAT)"),
+        Stat("blocking_clauses", int, "clauses added to forbid solutions found"),
+        Stat("follow_up_solver", str, "the incremental solver of the later rounds after a one-shot one"),
+        Stat("phase", str, "the initial phase, when set (background)"),
+        Stat("conflicts", int, "the solver's conflicts (solvers that report them)"),
+        Stat("decisions", int, "the solver's decisions"),
+        Stat("propagations", int, "the solver's propagations"),
+        Stat("restarts", int, "the solver's restarts"),
+        Stat("proof_seconds", float, "the one-shot proof solve"),
+        Stat("proof_solver", str, "the solver that traced the proof"),
+        Stat("proof_status", str, "written, timeout, or sat (not a refutation)"),
+        Stat("proof_lines", int, "lines of the DRAT proof"),
+        Stat("killed_at_time_limit", bool, "the forked search was killed at the time limit"),
+        Stat("encoding_timed_out", bool, "the time limit passed while the CNF was being built (no search)"),
+        Stat("solver_for_memory", str, "the leaner solver used because the named one would not fit the memory "
+             "budget (engines/memory.py), and why"),
+        always=("solver", "encoding"),
+    )
 
-    def __init__(self, variant: str = DEFAULT_SOLVER) -> None:
-        self.solver_name = canonical_solver_name(variant) if self.available() else variant
+    def __init__(self, variant: str = "") -> None:
+        name = variant or DEFAULT_SOLVER
+        self.variant = name
+        self.solver_name = canonical_solver_name(name) if self.available() else name
+        self.solver_chosen = bool(variant)  # named by the user: never swapped for a leaner one
+
+    def plan(self, puzzle: Puzzle, options: SolveOptions, size: CnfSize | None = None,
+             deadline: float | None = None) -> tuple[str, int]:
+        """(the solver this solve will use, the bytes it needs) within the memory budget, or OverBudget.
+        `size`: the formula's, when known (else measured without writing it: encode.cnf.cnf_size, which
+        raises EncodingTimeout when `deadline` passes). Count-and-contiguity puzzles are not sized (their
+        own encoding, in clauses per colour and line: small beside the run clues' templates)."""
+        if puzzle.has_counts:
+            return self.solver_name, 0
+        if size is None:
+            size = cnf_size(puzzle, self._settings(options).encoding, fixed=options.fixed, deadline=deadline)
+        allowed = memory.available(options)
+        cells = puzzle.width * puzzle.height
+        limit = _solutions_wanted(options.max_solutions)
+
+        def need(name: str) -> int:
+            own = solver_bytes(name, size.clauses)
+            if name in NON_INCREMENTAL and (limit is None or limit > 1):  # the follow-up solver comes after it
+                own = max(own, solver_bytes(FOLLOW_UP_SOLVER, size.clauses))
+            return formula_bytes(size, cells) + own
+
+        if need(self.solver_name) <= allowed:
+            return self.solver_name, need(self.solver_name)
+        if not self.solver_chosen and need(MEMORY_FALLBACK) <= allowed:
+            return MEMORY_FALLBACK, need(MEMORY_FALLBACK)
+        what = f"the CNF ({size.clauses / 1e6:.1f} million clauses) in {self.solver_name}"
+        advice = "the auto engine narrows the puzzle by line logic first" if options.fixed is None else ""
+        raise memory.refuse("sat", what, need(self.solver_name), allowed, options, advice)
 
     def available(self) -> bool:
         return importlib.util.find_spec("pysat") is not None
 
     def version(self) -> str:
+        import importlib.metadata  # here: importing it costs more than a small solve (`nonocp solve` start-up)
+
         return f"python-sat {importlib.metadata.version('python-sat')} ({self.solver_name})"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
         deadline = options.deadline(start)
         settings = self._settings(options)
-        if deadline is None or not options.extra.get("hard_stop", True) or not fork_available():
+        if not isolated(options):
             progress = options.progress
             report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
             return self._solve(puzzle, options, settings, start, deadline, on_solution=report)
@@ -130,12 +230,9 @@ class SatBackend:
         return self._solve(puzzle, options, self._settings(options), start, options.deadline(start), on_solution)
 
     def _settings(self, options: SolveOptions) -> _Settings:
-        """The engine's own options from `options.extra`, read once and checked against OPTIONS."""
-        settings = _Settings(options.extra.get("encoding", DEFAULT_ENCODING), options.extra.get("phase", DEFAULT_PHASE))
-        for key, value in settings._asdict().items():
-            if value not in self.OPTIONS[key]:
-                raise NonocpError(f"sat: unknown {key} {value!r}; choose from {', '.join(self.OPTIONS[key])}")
-        return settings
+        """The engine's own options from `options.extra`, read once and checked against its schema."""
+        extra = options.extra
+        return _Settings(self.options.get(extra, "encoding", self.name), self.options.get(extra, "phase", self.name))
 
     def _solve(
         self,
@@ -146,35 +243,59 @@ class SatBackend:
         deadline: float | None,
         on_solution: Callable[[Grid, int], None] | None,
         on_searched: Callable[[SolveResult], None] | None = None,
+        on_solver: Callable[[str], None] | None = None,
     ) -> SolveResult:
-        cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed)
-        search = _Search(cnf, self.solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
+        chosen: list[str] = []
+
+        def check(size: CnfSize) -> None:  # before any clause is written: refuse here, or pick the solver
+            chosen.append(self.plan(puzzle, options, size)[0])
+            if on_solver is not None:
+                on_solver(chosen[0])
+
+        try:
+            if puzzle.has_counts:  # count-and-contiguity clues: their own encoding, with pysat's cardinality
+                cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
+            else:
+                cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed, check=check, deadline=deadline)
+        except EncodingTimeout:
+            limit = _solutions_wanted(options.max_solutions)
+            return SolveResult(status_of(0, False, limit, True), (), False, f"{self.name}:{self.solver_name}",
+                               time.monotonic() - start,
+                               {"solver": self.solver_name, "encoding": settings.encoding, "encoding_timed_out": True},
+                               timed_out=True)
+        solver_name = chosen[0] if chosen else self.solver_name
+        search = _Search(cnf, solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
+        if solver_name != self.solver_name:
+            search.stats["solver_for_memory"] = f"{solver_name} (the CNF would not fit the memory budget in " \
+                                                f"{self.solver_name})"
         search.run()
         status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
         result = SolveResult(
             status=status,
             solutions=tuple(search.solutions),
             exhausted=search.exhausted,
-            backend=f"{self.name}:{self.solver_name}",
+            backend=f"{self.name}:{solver_name}",
             seconds=time.monotonic() - start,
             stats=search.stats,
+            timed_out=ended_by_time(len(search.solutions), search.exhausted, search.limit, search.timed_out),
         )
         proof_dir = options.extra.get("proof_dir")
         if proof_dir and search.exhausted:
             if on_searched is not None:
                 on_searched(result)
-            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, self.solver_name, deadline, search.stats)
+            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, solver_name, deadline, search.stats)
             result = dataclasses.replace(result, seconds=time.monotonic() - start, proof=proof)
         return result
 
     def _solve_in_child(
-        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float
+        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float | None
     ) -> SolveResult:
         """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
         (see nonocp.engines.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
         they are found, so a killed search still returns them."""
         found: list[Grid] = []
         searched: list[SolveResult] = []
+        solver = [self.solver_name]  # the one the child chose (a leaner one when memory is short)
 
         def on_message(message: tuple[str, Any]) -> None:
             kind, payload = message
@@ -182,6 +303,8 @@ class SatBackend:
                 found.append(payload)
                 if options.progress is not None:
                     options.progress({"solutions": len(found)})
+            elif kind == "solver":
+                solver[0] = payload
             else:
                 searched.append(payload)
 
@@ -190,9 +313,17 @@ class SatBackend:
                 puzzle, options, settings, start, deadline,
                 on_solution=lambda grid, n: send(("solution", grid)),
                 on_searched=lambda result: send(("searched", result)),
+                on_solver=lambda name: send(("solver", name)),
             )
 
-        finished, result = call_in_child(in_child, deadline + HARD_STOP_GRACE, on_message)
+        kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
+        # The child's hard cap: what the budget leaves it (its own estimate refuses first, with a message)
+        try:
+            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options))
+        except memory.OverBudget as e:
+            if str(e).startswith(f"{self.name}:"):
+                raise
+            raise memory.OverBudget(f"{self.name}: {e}") from None
         if finished:
             return result
         seconds = time.monotonic() - start
@@ -204,9 +335,10 @@ class SatBackend:
             status=status_of(len(found), False, _solutions_wanted(options.max_solutions), True),
             solutions=tuple(found),
             exhausted=False,
-            backend=f"{self.name}:{self.solver_name}",
+            backend=f"{self.name}:{solver[0]}",
             seconds=seconds,
-            stats={"solver": self.solver_name, "encoding": settings.encoding, "killed_at_time_limit": True},
+            stats={"solver": solver[0], "encoding": settings.encoding, "killed_at_time_limit": True},
+            timed_out=ended_by_time(len(found), False, _solutions_wanted(options.max_solutions), True),
         )
 
 
@@ -262,7 +394,7 @@ class _Search:
                     return
                 if solver is None:
                     t = time.monotonic()
-                    solver = Solver(name=name, bootstrap_with=self.cnf.clauses + self.blocking)
+                    solver = Solver(name=name, bootstrap_with=itertools.chain(self.cnf.clauses, self.blocking))
                     if self.solutions:  # a hand-off (FOLLOW_UP_SOLVER): start next to the last solution
                         solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
                     else:
@@ -338,6 +470,20 @@ class _Search:
                 self.stats[key] = self.stats.get(key, 0) + int(acc[key])
 
 
+# The pysat encoding of count clues' cardinality constraints (benchmarks/results/count-clues.md, "sat").
+CARDINALITY_ENCODING = "seqcounter"
+
+
+def pysat_cardinality(lits: list[int], bound: int, relation: str, top: int) -> tuple[list[list[int]], int]:
+    """encode.counts_cnf's cardinality constraints by pysat (CardEnc): `relation` ("equals" or "atleast")
+    `bound` of `lits`, auxiliary variables above `top`. (clauses, new top)."""
+    from pysat.card import CardEnc, EncType
+
+    encode = CardEnc.equals if relation == "equals" else CardEnc.atleast
+    cnf = encode(lits=lits, bound=bound, top_id=top, encoding=getattr(EncType, CARDINALITY_ENCODING))
+    return cnf.clauses, max(top, cnf.nv)
+
+
 def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:
     """solver.solve(), stopped at `deadline` (a time.monotonic() value): True / False, or None if stopped.
 
@@ -346,8 +492,9 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
     - conflict budgets: CaDiCaL's interrupt() raises NotImplementedError in pysat, so it runs in slices of
       `conf_budget` conflicts (SLICE_SCHEDULE) with the clock checked in between; the solver keeps what it
       learnt from one slice to the next. The slice sizes follow a fixed schedule rather than the measured
-      speed: slices sized by speed made the search depend on the machine's load (the same solve of Sierp
-      took 3x more conflicts on one run than another).
+      speed: slices sized by speed made the search depend on the machine's load (the same solve took very
+      different numbers of conflicts from one run to the next: benchmarks/results/sat.md, "Fixed conflict
+      slices").
     Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
     """
     if deadline is None or solver_name in UNSTOPPABLE:
@@ -397,11 +544,10 @@ def write_proof(
     base = os.path.join(os.fspath(proof_dir), f"puzzle-{puzzle.fingerprint()}")
     cnf_path, proof_path = base + ".cnf", base + ".drat"
     comments = [f"{puzzle.title or 'untitled'}: {len(blocking)} blocking clause(s) at the end, one per solution found"]
-    with open(cnf_path, "w", encoding="ascii") as f:
-        f.write(to_dimacs(cnf, blocking, comments))
+    _write_atomically(cnf_path, to_dimacs(cnf, blocking, comments))
     prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
     t = time.monotonic()
-    with Solver(name=prover, bootstrap_with=cnf.clauses + blocking, with_proof=True) as solver:
+    with Solver(name=prover, bootstrap_with=itertools.chain(cnf.clauses, blocking), with_proof=True) as solver:
         answer = solve_until(solver, prover, deadline)
         stats["proof_seconds"] = round(time.monotonic() - t, 4)
         stats["proof_solver"] = prover
@@ -409,13 +555,24 @@ def write_proof(
             stats["proof_status"] = "timeout" if answer is None else "sat (not a refutation)"
             return Proof(cnf_path=cnf_path, proof_path=None)
         lines = solver.get_proof() or []
-    partial = proof_path + ".partial"  # renamed when complete: a killed child leaves no truncated proof
-    with open(partial, "w", encoding="ascii") as f:
-        f.writelines(line + "\n" for line in lines)
-    os.replace(partial, proof_path)
+    _write_atomically(proof_path, "".join(line + "\n" for line in lines))
     stats["proof_status"] = "written"
     stats["proof_lines"] = len(lines)
     return Proof(cnf_path=cnf_path, proof_path=proof_path)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """`path` complete or not at all: written as `path.partial`, renamed when complete, so a failed write
+    (a full disk) or a killed child leaves no truncated certificate; errors name `path`."""
+    partial = path + ".partial"
+    try:
+        with open(partial, "w", encoding="ascii") as f:
+            f.write(text)
+        os.replace(partial, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise OSError(e.errno, e.strerror or str(e), path) from None
 
 
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "canonical_solver_name", "write_proof"]

@@ -22,9 +22,32 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nonocp.core.errors import NonocpError, ParseError
-from nonocp.core.puzzle import Puzzle
-from nonocp.formats import gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml
-from nonocp.formats._common import check_text, decode, read_bytes
+from nonocp.core.puzzle import COUNTS, KIND_NAMES, RUNS, Puzzle
+from nonocp.formats._common import check_text, decode
+from nonocp.formats.files import read_bytes, write_file
+
+
+class _Deferred:
+    """Stands for a reader module in the registrations below: `non.read_non` is a function that imports
+    nonocp.formats.non when first called, so a command reading one .non file imports one reader."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    def __getattr__(self, function: str) -> Callable:
+        module = f"nonocp.formats.{self.module}"
+
+        def call(*args, **kwargs):
+            return getattr(importlib.import_module(module), function)(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = function
+        return call
+
+
+_MODULES = ("gformat", "json_format", "letters", "nin", "non", "picture", "sgriddler", "simple_grid", "tournament",
+            "xml")
+gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml = map(_Deferred, _MODULES)
+count_forms = _Deferred("counts")  # count-and-contiguity clues' text form (formats/counts.py)
 
 Reader = Callable[[str, str], list[Puzzle]]
 Writer = Callable[[Puzzle], str]
@@ -44,6 +67,7 @@ class Format:
     description: str = ""
     binary_reader: BinaryReader | None = None  # formats that are bytes, not text (PBM images)
     sniff_bytes: Callable[[bytes], bool] | None = None
+    clue_kinds: tuple[str, ...] = (RUNS,)  # the clue kinds its writer can hold (core/puzzle.py CLUE_KINDS)
 
     @property
     def readable(self) -> bool:
@@ -64,10 +88,13 @@ def register(
     description: str = "",
     binary_reader: BinaryReader | None = None,
     sniff_bytes: Callable[[bytes], bool] | None = None,
+    clue_kinds: Sequence[str] = (RUNS,),
 ) -> Format:
-    """Add (or replace) a format. Sniffers are tried in registration order, so register specific ones first."""
+    """Add (or replace) a format. Sniffers are tried in registration order, so register specific ones first.
+    `clue_kinds`: what its writer can hold; writing a puzzle of another kind is refused in one line."""
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
-    f = Format(name, exts, reader, writer, bundle_writer, sniff, description, binary_reader, sniff_bytes)
+    f = Format(name, exts, reader, writer, bundle_writer, sniff, description, binary_reader, sniff_bytes,
+               tuple(clue_kinds))
     FORMATS[name] = f
     return f
 
@@ -76,7 +103,11 @@ def register(
 register("xml", extensions=(".xml", ".pbn"), reader=xml.read_xml, writer=xml.dumps_xml,
          bundle_writer=xml.dumps_xml_many, sniff=xml.sniff, description="webpbn XML (multi-colour, <solution> as goal)")
 register("json", extensions=(".json",), reader=json_format.read_json, writer=json_format.dumps_json,
-         bundle_writer=json_format.dumps_json_many, sniff=json_format.sniff, description="nonocp JSON (schema 1)")
+         bundle_writer=json_format.dumps_json_many, sniff=json_format.sniff, clue_kinds=(RUNS, COUNTS),
+         description="nonocp JSON (schema 1); count clues in their own JSON form (formats/counts.py)")
+register("counts", extensions=(".counts",), reader=count_forms.read_counts_text,
+         writer=count_forms.dumps_counts_text, sniff=count_forms.sniff_text, clue_kinds=(COUNTS,),
+         description="count-and-contiguity clues as text (`colors` line, `rows`/`columns` of counts like 5 3* 2 0)")
 register("tournament-solution", reader=tournament.read_solution_file, sniff=tournament.sniff_solution,
          description="tournament solution grids ($N, rows of tab-separated 0/1), read as puzzles with goals")
 register("tournament", reader=tournament.read_tournament, sniff=tournament.sniff,
@@ -103,6 +134,9 @@ register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=no
 register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
          bundle_writer=non.dumps_nonpack, sniff=non.sniff,
          description="Simpson .non (colour extension `color a #rrggbb`; Nonny's dialect)")
+
+
+del gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml, count_forms
 
 
 def lazy_writer(module: str, function: str) -> Writer:
@@ -226,6 +260,11 @@ def loads(text: str, fmt: str, path: str = "<string>") -> list[Puzzle]:
 def dumps(puzzle: Puzzle | Sequence[Puzzle], fmt: str) -> str:
     """The text of `puzzle` (or of a list of puzzles, for formats that bundle) in format `fmt`."""
     f = _get(fmt)
+    for p in [puzzle] if isinstance(puzzle, Puzzle) else puzzle:
+        if p.clue_kind not in f.clue_kinds:
+            takes = " or ".join(n for n, g in FORMATS.items() if p.clue_kind in g.clue_kinds and g.writer)
+            raise NonocpError(f"format {f.name!r} cannot hold {KIND_NAMES[p.clue_kind]} clues (other tools would "
+                              f"read them as something else); write {takes} instead")
     if isinstance(puzzle, Puzzle):
         if f.writer is None:
             if f.bundle_writer is None:
@@ -240,15 +279,15 @@ def dumps(puzzle: Puzzle | Sequence[Puzzle], fmt: str) -> str:
     raise NonocpError(f"format {f.name!r} holds one puzzle per file; got {len(puzzles)}")
 
 
-def dump(puzzle: Puzzle | Sequence[Puzzle], path: str, fmt: str | None = None) -> None:
-    """Write to `path`; the format is `fmt`, else the one the extension names."""
+def dump(puzzle: Puzzle | Sequence[Puzzle], path: str, fmt: str | None = None, *, force: bool = False) -> None:
+    """Write to `path`; the format is `fmt`, else the one the extension names. Written by the rules of
+    nonocp.formats.files.write_file (atomic, never through a special file by rename; a read-only file
+    only with `force`)."""
     path = os.fspath(path)
     name = fmt or format_for_extension(path)
     if name is None:
         raise NonocpError(f"{path}: cannot tell the output format from the extension (give --to)")
-    text = dumps(puzzle, name)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    write_file(path, dumps(puzzle, name), force=force)
 
 
 def writable_formats() -> list[str]:

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from nonocp.core.errors import InvalidPuzzleError, ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, min_length
+from nonocp.formats.files import MAX_FILE_BYTES, read_bytes  # noqa: F401 - re-exported: readers use them here
 
 # Limits: generous for real puzzles (the largest corpus puzzle is 512x512), small enough that a
 # hostile file cannot make us allocate gigabytes.
-MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_SIDE = 10_000
 MAX_CELLS = 4_000_000
 MAX_COLORS = 256
@@ -32,37 +33,41 @@ def read_text(path: str) -> str:
     return decode(read_bytes(path), os.fspath(path))
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of `path`, or ParseError naming the path (missing, a directory, too big)."""
-    path = os.fspath(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise ParseError(path, None, "no such file") from None
-    except OSError as e:
-        raise ParseError(path, None, f"cannot read: {e.strerror or e}") from None
-    if os.path.isdir(path):
-        raise ParseError(path, None, "is a directory, not a puzzle file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise ParseError(path, None, f"file is {st.st_size} bytes; files over {MAX_FILE_BYTES} bytes are refused")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise ParseError(path, None, f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ParseError(path, None, f"file is over {MAX_FILE_BYTES} bytes; refused")
-    return data
-
-
 def decode(data: bytes, path: str) -> str:
-    """UTF-8 (with or without BOM), else latin-1; text holding control characters is binary: refused."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+    """UTF-8 (with or without BOM), UTF-16/UTF-32 (by BOM, or UTF-16 by its zero bytes: Windows editors
+    save "Unicode" that way), else latin-1; text holding control characters is binary: refused."""
+    encoding = _wide_encoding(data)
+    if encoding is not None:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as e:
+            raise ParseError(path, None, f"looks like {encoding.upper()} text but does not decode at byte "
+                             f"{e.start} ({e.reason}); save it as UTF-8") from None
+        text = text.removeprefix("\ufeff")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
     check_text(text, path)
     return text
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"utf-32"/"utf-16" (BOM), "utf-16-le"/"utf-16-be" (no BOM, but every other byte of the start is zero,
+    as in ASCII text saved as UTF-16), or None."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = data[:4096]
+    if len(head) >= 4 and len(data) % 2 == 0:
+        even, odd = head[0::2], head[1::2]
+        if odd.count(0) >= 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+            return "utf-16-le"
+        if even.count(0) >= 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+            return "utf-16-be"
+    return None
 
 
 def check_text(text: str, path: str) -> None:
@@ -130,6 +135,33 @@ def default_rgb(i: int) -> str:
     return f"#{v:06x}"
 
 
+# Symbols for colours that bring none a format can use: ASCII letters first (what people type), then
+# punctuation, then letters of other scripts, so that a palette never runs out of them (MAX_COLORS is far
+# below the supply). Each format says which characters it can carry (`usable`).
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_PUNCTUATION = "!#$%&'()*+-./:;<=>?@[\\]^_`{|}~"
+
+
+def _symbol_candidates() -> Iterator[str]:
+    yield from _LETTERS
+    yield from _PUNCTUATION
+    for code in range(0xC0, 0x3000):  # Latin-1 Supplement onwards: thousands of one-column letters
+        ch = chr(code)
+        if ch.isalpha() and ch.isprintable() and not unicodedata.combining(ch) \
+                and unicodedata.east_asian_width(ch) in ("N", "Na", "A"):
+            yield ch
+
+
+def free_symbols(taken: Iterable[str], usable: Callable[[str], bool] = lambda ch: True) -> Iterator[str]:
+    """Symbols not in `taken` (a live set: what the caller adds while drawing is skipped too) and
+    `usable` by the format, in a fixed order; never runs out for any palette nonocp accepts."""
+    seen = taken if isinstance(taken, set) else set(taken)
+    for ch in _symbol_candidates():
+        if ch not in seen and usable(ch):
+            yield ch
+    raise InvalidPuzzleError("no free colour symbol left")  # unreachable: thousands of candidates
+
+
 def make_palette(colors: Sequence[Color], path: str, line: int | None) -> Palette:
     """A Palette, or ParseError; two colours white/black with symbols 0/1 become the standard palette."""
     if len(colors) > MAX_COLORS:
@@ -193,6 +225,38 @@ def bw_clue(lengths: Sequence[int]) -> Clue:
     return tuple(Block(n, 1) for n in lengths if n)
 
 
+# Characters people type for a digit: the hint in clue_char_error.
+LOOKALIKES = {"l": "1", "I": "1", "i": "1", "|": "1", "!": "1", "O": "0", "o": "0"}
+_SEPARATOR_TYPOS = ".;:/"
+
+
+def clue_char_error(path: str, line: int | None, text: str, index: int, declared: Sequence[str] = (),
+                    column_offset: int = 0) -> ParseError:
+    """The error for `text[index]` in a clue line, a character that is neither a number, a separator nor a
+    declared colour: `file:line:column` (1-based; `column_offset` = characters before `text` on its line)
+    and a hint: `l` -> "did you mean 1?", `2.1` -> "did you mean 2,1?", a near colour symbol."""
+    ch = text[index]
+    start = index
+    while start > 0 and text[start - 1] not in ", \t":
+        start -= 1
+    end = index
+    while end < len(text) and text[end] not in ", \t":
+        end += 1
+    token = text[start:end]
+    if ch in LOOKALIKES:
+        hint = f"did you mean {LOOKALIKES[ch]}?"
+    elif ch in _SEPARATOR_TYPOS and index > 0 and text[index - 1].isdigit() and text[index + 1:index + 2].isdigit():
+        hint = f"did you mean {token.replace(ch, ',')}? (blocks are separated by commas or spaces)"
+    elif declared:
+        close = [s for s in declared if s.lower() == ch.lower()]
+        hint = f"did you mean {close[0]}?" if close else f"declared colours: {', '.join(sorted(declared))}"
+    else:
+        hint = "clues are numbers separated by commas or spaces"
+    what = "a number, a separator or a declared colour" if declared else "a number or a separator"
+    return ParseError(path, line, f"clue {token[:40]!r}: {ch!r} is not {what}; {hint}",
+                      column=column_offset + index + 1)
+
+
 _NUMBERS_ONLY = re.compile(r"[0-9\s,]*")
 _CLUE_CACHE: dict[str, tuple[Clue, int]] = {}
 _CLUE_CACHE_MAX = 200_000
@@ -210,7 +274,10 @@ def number_clue_need(text: str, path: str, line: int | None) -> tuple[Clue, int]
     if hit is not None:
         return hit
     tokens = text.replace(",", " ").split()
-    if _NUMBERS_ONLY.fullmatch(text) and all(len(t) <= MAX_DIGITS for t in tokens):
+    if not _NUMBERS_ONLY.fullmatch(text):
+        bad = next(k for k, ch in enumerate(text) if not (ch.isascii() and (ch.isdigit() or ch.isspace() or ch == ",")))
+        raise clue_char_error(path, line, text, bad)
+    if all(len(t) <= MAX_DIGITS for t in tokens):
         lengths = [int(t) for t in tokens]
     else:
         lengths = [to_int(t, path, line, "block length") for t in tokens]

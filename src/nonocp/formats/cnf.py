@@ -15,7 +15,7 @@ from nonocp.encode.cnf import DEFAULT_ENCODING, encode_puzzle, to_dimacs
 def puzzle_to_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING) -> str:
     """The DIMACS text of `puzzle` (satisfying assignments = solutions, one to one on the cell literals)."""
     palette = " ".join(f"{i}={c.name}" for i, c in enumerate(puzzle.palette.colors))
-    title = " ".join(puzzle.title.split()) or "untitled"
+    title = puzzle.title or "untitled"  # to_dimacs makes every comment one ASCII line
     comments = [
         f"nonocp puzzle {title} ({puzzle.width}x{puzzle.height}), fingerprint {puzzle.fingerprint()}",
         f"palette {palette}",

@@ -26,10 +26,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from nonocp.core.errors import ParseError
+from nonocp.core.errors import NonocpError, ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
+from nonocp.core.text import json_safe
 from nonocp.formats._common import (
     MAX_COLORS,
     MAX_SIDE,
@@ -39,6 +40,7 @@ from nonocp.formats._common import (
     make_palette,
     normalise_rgb,
 )
+from nonocp.formats.counts import dumps_counts_json, dumps_counts_json_many, looks_like_counts, read_counts_json
 
 SCHEMA = "nonocp-puzzle"
 VERSION = 1
@@ -56,6 +58,8 @@ def read_json(text: str, path: str = "<string>") -> list[Puzzle]:
         raise ParseError(path, e.lineno, f"malformed JSON: {e.msg}", column=e.colno) from None
     except ValueError as e:
         raise ParseError(path, None, f"malformed JSON: {e}") from None
+    if looks_like_counts(data):  # count-and-contiguity clues (formats/counts.py)
+        return read_counts_json(data, text, path)
     items = data if isinstance(data, list) else [data]
     if not items:
         raise ParseError(path, 1, "an empty list holds no puzzle")
@@ -189,10 +193,17 @@ def to_obj(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def dumps_json(puzzle: Puzzle) -> str:
+    if puzzle.has_counts:
+        return dumps_counts_json(puzzle)
     return _compact(to_obj(puzzle))
 
 
 def dumps_json_many(puzzles: Sequence[Puzzle]) -> str:
+    kinds = {p.clue_kind for p in puzzles}
+    if len(kinds) > 1:
+        raise NonocpError("a JSON file holds puzzles of one clue kind; these mix run and count clues")
+    if puzzles and puzzles[0].has_counts:
+        return dumps_counts_json_many(puzzles)
     if len(puzzles) == 1:
         return dumps_json(puzzles[0])
     return "[\n" + ",\n".join(_compact(to_obj(p)).rstrip("\n") for p in puzzles) + "\n]\n"
@@ -205,7 +216,7 @@ def _compact(obj: dict[str, Any]) -> str:
     for k, (key, value) in enumerate(items):
         comma = "," if k < len(items) - 1 else ""
         if isinstance(value, list):
-            inner = [json.dumps(v, ensure_ascii=False) for v in value]
+            inner = [json_safe(json.dumps(v, ensure_ascii=False)) for v in value]
             if inner:
                 lines.append(f"  {json.dumps(key)}: [")
                 lines.extend(f"    {s}," for s in inner[:-1])
@@ -214,6 +225,6 @@ def _compact(obj: dict[str, Any]) -> str:
             else:
                 lines.append(f"  {json.dumps(key)}: []{comma}")
         else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+            lines.append(f"  {json.dumps(key)}: {json_safe(json.dumps(value, ensure_ascii=False))}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"

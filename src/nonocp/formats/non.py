@@ -6,22 +6,27 @@ Reading (what real files do, all accepted):
 - string values: between the first and the last double quote (titles hold inner quotes), else the bare
   rest of the line; HTML entities are decoded.
 - clue lines: numbers separated by commas and/or spaces, trailing commas allowed; `3a` is a block of
-  colour `a`; a bare number is colour `1` (black); `0` is an empty line.
+  colour `a`; a bare number is colour `1` (black); `0` is an empty line. Strict: any other character
+  (`2.1`, `l` for `1`, a colour no `color` line declares) is an error at its line and column with a hint.
+  Inside a clue section a line that is not a clue is read as one (and fails there) until the section
+  has its `height` (`width`) clues; after that, free text ends the section.
 - an empty line may also be written as a blank line (mikix). Blank lines are separators when the
   section has exactly `height` (or `width`) clue lines without them, empty clues otherwise.
-- `color a #rrggbb` defines symbol `a`; symbol `0` is the background. Symbols used in clues but never
-  defined get a default colour.
+- `color a #rrggbb` defines symbol `a`; symbol `0` is the background. A symbol used in a clue must be
+  declared (a symbol never declared is far more often a typo than a colour).
 - `goal "0110..."`: row-major, `0` = background; in black and white anything else is black; in colour
   each character is a colour symbol. A goal may continue over several lines until its closing quote.
 - Nonny's dialect (`color red FF0000 #`, clue lines like `red 1 yellow 4 red 1`, bare numbers = the
   first colour) is recognised from its `color` lines.
 
-Writing: the same keys, `color` lines for colour puzzles (symbols remapped to letters when the
-palette's symbols are not valid `.non` colour characters), `goal` when the puzzle's meta has one.
+Writing: the same keys, `color` lines for colour puzzles (a palette symbol `.non` cannot carry, such as
+a digit or a quote, is replaced by a free one: letters first, never running out), `goal` when the
+puzzle's meta has one; free text (titles, authors) as one printable line (core.text.one_line).
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from collections.abc import Sequence
@@ -30,12 +35,15 @@ from nonocp.core.errors import ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import BLACK, Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
+from nonocp.core.text import one_line
 from nonocp.formats._common import (
+    LOOKALIKES,
     MAX_CELLS,
     build_puzzle,
     check_clue,
     check_size,
-    default_rgb,
+    clue_char_error,
+    free_symbols,
     make_color,
     make_palette,
     normalise_rgb,
@@ -46,20 +54,24 @@ from nonocp.formats._common import (
 _STRING_KEYS = {"catalogue": "source", "catalog": "source", "title": "title", "by": "author",
                 "author": "author", "copyright": "copyright", "license": "license", "licence": "license"}
 _SECTION_KEYS = {"rows": "rows", "columns": "cols", "cols": "cols"}
-_TOKEN = re.compile(r"(\d+)(\S*)")
-_SPLIT = re.compile(r"[,\s]+")
+_WORD = re.compile(r"[^,\s]+")
+_DIGITS = re.compile(r"[0-9]+")
 _NONNY_COLOR = re.compile(r"^(\S{2,})\s+#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})(?:\s+(\S))?\s*$")
 _MIKIX_COLOR = re.compile(r"^(\S)\s+(#?[0-9A-Fa-f]{6}|#?[0-9A-Fa-f]{3})\b")
 SEPARATOR = "===="
 
 
+# Every key a .non file may hold; a line starting with one ends a clue section.
+_KEYS = {*_STRING_KEYS, *_SECTION_KEYS, "width", "height", "color", "colour", "goal", "maxrule", "collection"}
+
+
 class _Section:
-    """The lines under `rows` or `columns`: (line number, text) with blanks kept, resolved later."""
+    """The lines under `rows` or `columns`: (line number, text, indent) with blanks kept, resolved later."""
 
     def __init__(self, key: str, lineno: int) -> None:
         self.key = key
         self.lineno = lineno
-        self.lines: list[tuple[int, str]] = []
+        self.lines: list[tuple[int, str, int]] = []
 
 
 def _first_word(s: str) -> tuple[str, str]:
@@ -120,13 +132,19 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
             sec = _Section(name, lineno)
             sections[name] = sec
             color_names = {c[1].lower() for c in nonny_colors}
+            expected = height if name == "rows" else width
+            clues = 0
             while i < n:
                 t = lines[i].strip()
                 if t and not t[0].isdigit() and t[0] not in "+-":
                     w = t.split(None, 1)[0].lower()
-                    if w not in color_names:
+                    # A key ends the section, and so does free text once the section has its clues. Before
+                    # that, a line that is not a clue is a typo in one (`l` for `1`): read as a clue, it gets
+                    # an error at its column, instead of silently ending the section short.
+                    if w not in color_names and (w in _KEYS or expected is None or clues >= expected):
                         break
-                sec.lines.append((first_line + i, t))
+                sec.lines.append((first_line + i, t, len(lines[i]) - len(lines[i].lstrip())))
+                clues += bool(t)
                 i += 1
         elif key == "goal":
             value = rest.strip()
@@ -167,10 +185,14 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
         width = len(col_lines)
     check_size(width, height, path, wh_line or sections["rows"].lineno)
 
+    # the symbols a block may carry: the declared colours (Nonny's by name, so none by symbol)
+    declared = () if nonny else tuple(dict.fromkeys(sym for _, sym, _ in mikix_colors if sym != "0"))
     used: list[str] = []
     seen: set[str] = set()
-    raw_rows = [_parse_clue(t, ln, path, default_symbol, name_to_symbol, used, seen) for ln, t in row_lines]
-    raw_cols = [_parse_clue(t, ln, path, default_symbol, name_to_symbol, used, seen) for ln, t in col_lines]
+    raw_rows = [_parse_clue(t, ln, ind, path, default_symbol, name_to_symbol, declared, used, seen)
+                for ln, t, ind in row_lines]
+    raw_cols = [_parse_clue(t, ln, ind, path, default_symbol, name_to_symbol, declared, used, seen)
+                for ln, t, ind in col_lines]
 
     if not nonny:
         palette = _mikix_palette(mikix_colors, used, path)
@@ -184,11 +206,11 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
             out.append(Block(length, index[sym]))
         return tuple(out)
 
-    rows = [convert(r, ln) for r, (ln, _) in zip(raw_rows, row_lines, strict=True)]
-    cols = [convert(c, ln) for c, (ln, _) in zip(raw_cols, col_lines, strict=True)]
+    rows = [convert(r, ln) for r, (ln, _, _) in zip(raw_rows, row_lines, strict=True)]
+    cols = [convert(c, ln) for c, (ln, _, _) in zip(raw_cols, col_lines, strict=True)]
     # structural checks with the line of each clue
     for clues, src, length, kind in ((rows, row_lines, width, "row"), (cols, col_lines, height, "column")):
-        for k, (clue, (ln, _)) in enumerate(zip(clues, src, strict=True), 1):
+        for k, (clue, (ln, _, _)) in enumerate(zip(clues, src, strict=True), 1):
             check_clue(clue, length, path, ln, f"{kind} {k}")
 
     goal_grid = None
@@ -206,50 +228,84 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
     return build_puzzle(rows, cols, palette, m, path, sections["rows"].lineno)
 
 
-def _resolve(sec: _Section, expected: int | None, path: str, kind: str) -> list[tuple[int, str]]:
-    """The clue lines of a section: blank lines are separators or empty clues, whichever makes the count."""
+def _resolve(sec: _Section, expected: int | None, path: str, kind: str) -> list[tuple[int, str, int]]:
+    """The clue lines of a section: blank lines are separators or empty clues, whichever makes the count.
+    A count that cannot be made is reported at the section's own line (`rows` / `columns`), the place to
+    look: the last line of a short section is often another section's."""
     entries = sec.lines
-    nonblank = [(ln, t) for ln, t in entries if t]
+    nonblank = [e for e in entries if e[1]]
     if expected is None or len(nonblank) == expected:
         return nonblank
     if len(nonblank) > expected:
         ln = nonblank[expected][0]
         raise ParseError(path, ln, f"more than {expected} {kind} clues (the grid has {expected} {kind}s)")
-    # fewer clue lines than lines: blank lines stand for empty clues (mikix) if that makes the count
-    if len(entries) >= expected and all(not t for _, t in entries[expected:]):
-        return entries[:expected]
-    last = entries[-1][0] if entries else sec.lineno
-    raise ParseError(path, last, f"expected {expected} {kind} clues, found {len(nonblank)} (truncated file?)")
+    # fewer clue lines than lines: blank lines stand for empty clues (mikix) if that makes the count; an
+    # empty clue written as a blank line may also be the very last line of the file
+    body = entries[:expected]
+    if len(body) == expected and all(not e[1] for e in entries[expected:]):
+        return body
+    blanks = len(entries) - len(nonblank)
+    if len(nonblank) + blanks >= expected:  # blank lines between clues that make up the difference
+        return _blanks_as_empty(entries, expected)
+    raise ParseError(path, sec.lineno, f"the `{sec.key if sec.key == 'rows' else 'columns'}` section holds "
+                     f"{len(nonblank)} {kind} clues; expected {expected} (the grid has {expected} {kind}s; "
+                     "an empty line is `0` or a blank line)")
+
+
+def _blanks_as_empty(entries: list[tuple[int, str, int]], expected: int) -> list[tuple[int, str, int]]:
+    """The first `expected` entries with blank lines as empty clues, leading and trailing blanks dropped
+    first when there are more entries than clues (they were separators)."""
+    out = list(entries)
+    while len(out) > expected and not out[0][1]:
+        out.pop(0)
+    while len(out) > expected and not out[-1][1]:
+        out.pop()
+    return out[:expected]
 
 
 def _parse_clue(
     text: str,
     line: int,
+    indent: int,
     path: str,
     default_symbol: str,
     names: dict[str, str],
+    declared: Sequence[str],
     used: list[str],
     seen: set[str],
 ) -> list[tuple[int, str]]:
-    """[(length, symbol)] of one clue line; zeros are dropped (`0` = an empty line)."""
+    """[(length, symbol)] of one clue line; zeros are dropped (`0` = an empty line). Strict: every
+    character is a digit, a separator (comma, space), a declared colour symbol right after a length
+    (`3a`), or a Nonny colour name; anything else is a ParseError at its column with a hint."""
     out: list[tuple[int, str]] = []
     current = default_symbol
-    for tok in _SPLIT.split(text):
-        if not tok:
-            continue
+    for m in _WORD.finditer(text):
+        tok, at = m.group(), m.start()
         if names and not tok[0].isdigit():
             sym = names.get(tok.lower())
             if sym is None:
-                raise ParseError(path, line, f"unknown colour name {tok[:40]!r}")
+                close = difflib.get_close_matches(tok.lower(), list(names), n=1)
+                hint = f"did you mean {close[0]}?" if close else f"colours: {', '.join(sorted(names))}"
+                raise ParseError(path, line, f"unknown colour name {tok[:40]!r}; {hint}", column=indent + at + 1)
             current = sym
             continue
-        m = _TOKEN.fullmatch(tok)
-        if not m:
-            raise ParseError(path, line, f"cannot read clue {tok[:40]!r}")
-        length = to_int(m.group(1), path, line, "block length")
-        sym = m.group(2)[:1] if m.group(2) else current
-        if sym in (",", '"'):
-            sym = current
+        digits = _DIGITS.match(tok)
+        if digits is None:
+            raise clue_char_error(path, line, text, at, declared, indent)
+        length = to_int(digits.group(), path, line, "block length")
+        rest = tok[digits.end():]
+        sym = current
+        if rest:
+            if rest[0] not in declared:
+                if not declared and rest[0].isalpha() and rest[0] not in LOOKALIKES:
+                    raise ParseError(path, line, f"clue {tok[:40]!r}: colour {rest[0]!r} is not declared (a colour "
+                                     f"puzzle declares each one: `color {rest[0]} #rrggbb`)",
+                                     column=indent + at + digits.end() + 1)
+                raise clue_char_error(path, line, text, at + digits.end(), declared, indent)
+            if len(rest) > 1:
+                raise ParseError(path, line, f"clue {tok[:40]!r}: one colour symbol per block ({rest[1]!r} after "
+                                 f"{rest[0]!r})", column=indent + at + digits.end() + 2)
+            sym = rest[0]
         if length == 0:
             continue
         if sym not in seen:
@@ -275,27 +331,20 @@ def _mikix_palette(defined: Sequence[tuple[int, str, str]], used: Sequence[str],
         symbols.add(sym)
         name = "black" if (sym == "1" and value == "#000000") else sym
         colors.append(make_color(name, value, sym, path, ln))
-    for sym in used:
-        if sym in symbols:
-            continue
-        if sym == "0":
-            raise ParseError(path, None, "a clue uses colour `0`, the background")
-        symbols.add(sym)
-        if sym == "1":
-            colors.append(BLACK)
-        else:
-            colors.append(make_color(sym, default_rgb(len(colors) + 1), sym, path, None))
+    if "1" in used and "1" not in symbols:  # bare numbers: black, unless `color 1` says otherwise
+        colors.append(BLACK)
     if not colors:
         colors.append(BLACK)
     return make_palette([background, *colors], path, defined[0][0] if defined else None)
 
 
 def _nonny_palette(defined: Sequence[tuple[int, str, str, str]], path: str) -> tuple[Palette, dict[str, str]]:
-    """Nonny's named colours. Symbols: the display symbol when usable, else a free letter."""
+    """Nonny's named colours. Symbols: the display symbol when usable, else a free one (free_symbols: the
+    supply never runs out)."""
     colors: list[Color] = [Color("white", "#ffffff", "0")]
     taken = {"0"}
     names: dict[str, str] = {}
-    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    free = free_symbols(taken, _writable_symbol)
     for ln, name, rgb, display in defined:
         value = normalise_rgb(rgb)
         if value is None:
@@ -303,8 +352,8 @@ def _nonny_palette(defined: Sequence[tuple[int, str, str, str]], path: str) -> t
         if name.lower() in names:
             raise ParseError(path, ln, f"colour {name!r} is defined twice")
         sym = display
-        if not sym or sym in taken or sym.isdigit() or sym in ',"':
-            sym = next(ch for ch in letters if ch not in taken)
+        if not sym or sym in taken or not _writable_symbol(sym):
+            sym = next(free)
         taken.add(sym)
         names[name.lower()] = sym
         colors.append(make_color(name, value, sym, path, ln))
@@ -350,7 +399,8 @@ def read_nonpack(text: str, path: str = "<string>") -> list[Puzzle]:
         part = lines[a:b]
         if not any(p.strip() for p in part):
             continue
-        puzzles.append(parse_non("\n".join(part), path, first_line=a + 1))
+        # "\n" after every line: a last line that is blank (an empty clue, mikix) must stay a line
+        puzzles.append(parse_non("".join(ln + "\n" for ln in part), path, first_line=a + 1))
     if not puzzles:
         raise ParseError(path, 1, "no puzzle in the file (empty?)")
     return puzzles
@@ -359,32 +409,30 @@ def read_nonpack(text: str, path: str = "<string>") -> list[Puzzle]:
 # --- writing ---------------------------------------------------------------------------------------
 
 _ENTITY = re.compile(r"&(#?\w+;)")
-_NON_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _writable_symbol(ch: str) -> bool:
+    """A character that can stand for a colour in `.non` text: after a block length (`3a`), in a `color`
+    line and in the goal. Not a digit (it would read as part of the length), not a separator or quote."""
+    return len(ch) == 1 and ch.isprintable() and not ch.isspace() and not ch.isdigit() and ch not in ',"'
 
 
 def _string(value: str) -> str:
-    """A value as a quoted `.non` string: one line, `&` escaped only where it would read as an entity."""
-    one_line = " ".join(value.split())
-    return '"' + _ENTITY.sub(r"&amp;\1", one_line) + '"'
+    """A value as a quoted `.non` string: one printable line (core.text.one_line: control characters as
+    visible escapes, so the file reads back), `&` escaped only where it would read as an entity."""
+    return '"' + _ENTITY.sub(r"&amp;\1", one_line(value)) + '"'
 
 
 def non_symbols(palette: Palette) -> list[str]:
-    """The `.non` character of each palette colour: `0` for the background; in colour puzzles `1` or a
-    letter (the palette's own symbol when it is one, else the next free letter)."""
+    """The `.non` character of each palette colour: `0` for the background; in colour puzzles `1` or the
+    palette's own symbol when `.non` can carry it, else the next free one (free_symbols never runs out)."""
     if palette.is_black_and_white:
         return ["0", "1"]
-    out = ["0"]
-    taken = {"0"}
     wanted = [c.symbol for c in palette.colors[1:]]
-    keep = [s if (s == "1" or s in _NON_SYMBOLS) else "" for s in wanted]
-    for s in keep:
-        if s:
-            taken.add(s)
-    free = (ch for ch in _NON_SYMBOLS if ch not in taken)
-    for s in keep:
-        out.append(s if s else next(free))
-    # a symbol kept twice cannot happen: Palette symbols are unique
-    return out
+    keep = [s if (s == "1" or _writable_symbol(s)) else "" for s in wanted]
+    taken = {"0", *filter(None, keep)}  # Palette symbols are unique: none is kept twice
+    free = free_symbols(taken, _writable_symbol)
+    return ["0", *(s or next(free) for s in keep)]
 
 
 def dumps_non(puzzle: Puzzle) -> str:

@@ -27,11 +27,13 @@ from nonocp.core.errors import ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle
+from nonocp.core.text import one_line
 from nonocp.formats._common import (
     MAX_CELLS,
     MAX_COLORS,
     build_puzzle,
     check_size,
+    free_symbols,
     make_color,
     make_palette,
     normalise_rgb,
@@ -193,7 +195,8 @@ def _palette(
     declared: Sequence[tuple[str, str, str]], bg_name: str, path: str, where: int | None
 ) -> tuple[Palette, dict[str, int], dict[str, int]]:
     """Background first (symbol `0`); a two-colour puzzle uses symbols 0/1; otherwise each colour keeps
-    its XML `char` when that is a usable, unused symbol, else gets a free letter."""
+    its XML `char` when that is a usable, unused symbol, else gets a free one (free_symbols: letters
+    first; the supply never runs out)."""
     bg = next(d for d in declared if d[0] == bg_name)
     others = [d for d in declared if d[0] != bg_name]
     colors: list[Color] = [make_color(bg[0], bg[1], "0", path, where)]
@@ -203,11 +206,11 @@ def _palette(
         taken = {"0"}
         wanted = []
         for _, _, char in others:
-            ok = len(char) == 1 and not char.isspace() and char not in taken
+            ok = _image_char(char) and char not in taken
             wanted.append(char if ok else "")
             if ok:
                 taken.add(char)
-        free = (ch for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ23456789" if ch not in taken)
+        free = free_symbols(taken, _image_char)
         for (name, rgb, _), sym in zip(others, wanted, strict=True):
             colors.append(make_color(name, rgb, sym or next(free), path, where))
     palette = make_palette(colors, path, where)
@@ -247,22 +250,32 @@ def _read_image(
     return Grid(tuple(grid))
 
 
+def _image_char(ch: str) -> bool:
+    """A character that can stand for a colour in a solution `<image>` (`|..X.|` rows; `[ab]` marks an
+    undetermined cell): one visible character, not a bar or bracket."""
+    return len(ch) == 1 and ch.isprintable() and not ch.isspace() and ch not in "[]|"
+
+
 # --- writing ---------------------------------------------------------------------------------------
 
 
 def _xml_names_and_chars(palette: Palette) -> tuple[list[str], list[str]]:
+    """Unique colour names (free text as one printable line: XML 1.0 cannot hold control characters) and
+    image chars (the palette's symbols where an `<image>` can carry them, else free ones)."""
     names: list[str] = []
     for c in palette.colors:
-        name = c.name or c.symbol
+        name = one_line(c.name) or c.symbol
         base, k = name, 2
         while name in names:
             name, k = f"{base}{k}", k + 1
         names.append(name)
     if palette.is_black_and_white:
         return names, [".", "X"]
-    chars = [c.symbol for c in palette.colors]
-    chars[0] = "." if "." not in chars[1:] else chars[0]
-    return names, chars
+    chars = [c.symbol if _image_char(c.symbol) else "" for c in palette.colors]
+    if "." not in chars[1:]:
+        chars[0] = "."
+    free = free_symbols(set(filter(None, chars)), _image_char)
+    return names, [ch or next(free) for ch in chars]
 
 
 def _puzzle_xml(puzzle: Puzzle) -> list[str]:
@@ -272,9 +285,9 @@ def _puzzle_xml(puzzle: Puzzle) -> list[str]:
     out = [f'<puzzle type="grid" backgroundcolor={quoteattr(names[0])} defaultcolor={quoteattr(names[default])}>']
     for tag, value in (("source", m.source), ("title", m.title), ("author", m.author), ("copyright", m.copyright)):
         if value:
-            out.append(f"<{tag}>{escape(value)}</{tag}>")
+            out.append(f"<{tag}>{escape(one_line(value))}</{tag}>")
     if m.license:
-        out.append(f"<note>license: {escape(m.license)}</note>")
+        out.append(f"<note>license: {escape(one_line(m.license))}</note>")
     out.append("")
     for k, c in enumerate(puzzle.palette.colors):
         out.append(f"<color name={quoteattr(names[k])} char={quoteattr(chars[k])}>{c.rgb[1:]}</color>")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from nonocp.core.counts import Count
 from nonocp.core.palette import Palette
-from nonocp.core.puzzle import Block, Clue
+from nonocp.core.puzzle import Block, Clue, Puzzle
 
 # Cells flagged by the caller (row, column), e.g. the cells a backbone view leaves undecided.
 Marked = Collection[tuple[int, int]]
@@ -19,10 +20,30 @@ def block_token(block: Block, palette: Palette) -> str:
 
 
 def clue_tokens(clue: Clue, palette: Palette) -> list[str]:
-    """The tokens of one clue; an empty line is written `0` as in the `.non` format."""
+    """The tokens of one clue; an empty line is written `0` as in the `.non` format. A count clue (one Count per
+    colour, never empty) gives one token per colour: `3*` all in a row, `3`, `1`, `0` (render/count_clues.py)."""
     if not clue:
         return ["0"]
+    if isinstance(clue[0], Count):
+        return [token for token, _ in line_tokens_of_counts(clue)]
     return [block_token(b, palette) for b in clue]
+
+
+def line_tokens(puzzle: Puzzle, clue) -> list[tuple[str, int | None]]:
+    """(token, palette colour or None) of one line's clue: its blocks (`0`, no colour, for an empty line), or
+    for count clues one count per colour (render/count_clues.py)."""
+    if puzzle.has_counts:  # padded to one width, so that each colour's counts line up from row to row
+        width = len(str(max(puzzle.width, puzzle.height))) + 1
+        return [(token.rjust(width), k) for token, k in line_tokens_of_counts(clue)]
+    if not clue:
+        return [("0", None)]
+    return [(block_token(b, puzzle.palette), b.color) for b in clue]
+
+
+def line_tokens_of_counts(clue) -> list[tuple[str, int | None]]:
+    from nonocp.render.count_clues import count_tokens
+
+    return list(count_tokens(clue))
 
 
 def contrast_color(rgb: str) -> str:

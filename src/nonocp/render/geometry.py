@@ -10,18 +10,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked, contrast_color
 
+# The biggest picture drawn: a PNG is held as RGB (3 bytes a pixel) and every cell is an object here and
+# a `<rect>` in SVG, so a 2000x2000 grid at 20 px (1.6 gigapixels) would take gigabytes
+# (benchmarks/results/memory.md). Both limits let the corpus's largest puzzle (512x512) through.
+MAX_PIXELS = 200_000_000
+MAX_CELLS = 1_100_000
+
 INK = "#000000"
 PAPER = "#ffffff"
 THIN, THICK, BORDER = "#b0b0b0", "#404040", "#000000"
+# A marked (undecided) cell is a checkerboard of CHECKS x CHECKS squares in these two greys.
+CHECKS = 4
+CHECK_LIGHT, CHECK_DARK = "#f2f2f2", "#b8b8b8"
+DEFAULT_CELL = 20  # pixels; `--cell-size` changes it
 
 
 @dataclass(frozen=True)
 class Label:
-    """One clue block: a box at (x, y) of side `size`, `fill` (None = no box) and its number."""
+    """One clue block: a box at (x, y) of side `size`, `fill` (None = no box) and its number; `bar` draws a
+    bar under the number (a count clue whose cells are all in a row, render/count_clues.py)."""
 
     x: float
     y: float
@@ -29,6 +41,12 @@ class Label:
     text: str
     fill: str | None
     ink: str
+    bar: bool = False
+
+    def bar_line(self) -> tuple[float, float, float, float]:
+        """(x1, y1, x2, y2) of the bar under the number."""
+        y = self.y + self.size * 0.84
+        return self.x + self.size * 0.28, y, self.x + self.size * 0.72, y
 
 
 @dataclass(frozen=True)
@@ -68,7 +86,9 @@ def font_size(text: str, cell: float) -> float:
     return round(cell * min(0.62, 1.55 / max(len(text), 1)), 1)
 
 
-def picture(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = 20) -> Picture:
+def picture(
+    puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, cell: int = DEFAULT_CELL
+) -> Picture:
     palette = puzzle.palette
     bw = palette.is_black_and_white
     pad = cell // 2
@@ -78,6 +98,10 @@ def picture(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = No
     gy = pad + col_slots * cell
     width = gx + puzzle.width * cell + pad
     height = gy + puzzle.height * cell + pad
+    if width * height > MAX_PIXELS or puzzle.width * puzzle.height > MAX_CELLS:
+        raise NonocpError(
+            f"a picture of this {puzzle.width}x{puzzle.height} puzzle would be {width}x{height} pixels; pictures "
+            f"stop at {MAX_PIXELS // 1_000_000} megapixels and {MAX_CELLS:,} cells (use --format text or json)")
 
     def label(x: float, y: float, length: int, color: int) -> Label:
         if color == 0:  # the `0` of an empty line
@@ -88,11 +112,15 @@ def picture(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = No
         return Label(x, y, cell, str(length), rgb, contrast_color(rgb))
 
     labels: list[Label] = []
-    for r, clue in enumerate(puzzle.rows):
+    if puzzle.has_counts:  # count clues: one label per colour (render/count_clues.py)
+        from nonocp.render.count_clues import count_labels
+
+        labels = count_labels(puzzle, gx, gy, cell, Label)
+    for r, clue in enumerate(puzzle.rows if not puzzle.has_counts else ()):
         blocks = [(b.length, b.color) for b in clue] or [(0, 0)]
         for i, (length, color) in enumerate(blocks):
             labels.append(label(gx - (len(blocks) - i) * cell, gy + r * cell, length, color))
-    for c, clue in enumerate(puzzle.cols):
+    for c, clue in enumerate(puzzle.cols if not puzzle.has_counts else ()):
         blocks = [(b.length, b.color) for b in clue] or [(0, 0)]
         for i, (length, color) in enumerate(blocks):
             labels.append(label(gx + c * cell, gy - (len(blocks) - i) * cell, length, color))

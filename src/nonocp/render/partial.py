@@ -129,6 +129,9 @@ def render_partial_svg(
                        f'height="{_n(lab.size - 2)}" rx="2" fill="{lab.fill}"/>')
         out.append(f'<text x="{_n(lab.x + lab.size / 2)}" y="{_n(lab.y + lab.size / 2)}" '
                    f'font-size="{_n(font_size(lab.text, lab.size))}" fill="{lab.ink}">{escape(lab.text)}</text>')
+        if lab.bar:
+            x1, y1, x2, y2 = lab.bar_line()
+            out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke="{lab.ink}"/>')
     out.append("</g>")
     out.append('<g class="cells">')
     ncol = len(palette)

@@ -27,7 +27,14 @@ TECHNIQUE_WORDS = {
     "pin": "a box only one block can cover pins that block",
     "crossing-check": "the crossing lines cannot place these colours here",
     "enumeration": "enumerating every placement of its clue",
+    # count-and-contiguity clues (analysis/count_techniques.py)
+    "zero-count": "colours with a count of 0 cannot be in it",
+    "count-complete": "a colour whose count is reached leaves the other cells (or one with just enough candidates "
+                      "takes them all)",
+    "all-in-a-row": "the places a colour all in a row can take overlap here, and leave the rest out of its reach",
+    "not-all-in-a-row": "a colour not all in a row cannot close its one run to its full count",
 }
+COUNT_ENUMERATION = "enumerating every body of the line (its counts and flags)"
 
 
 def where(line: tuple[str, int] | None) -> str:
@@ -43,7 +50,7 @@ def cell_name(cell: tuple[int, int]) -> str:
 
 def color_name(puzzle: Puzzle, k: int) -> str:
     palette = puzzle.palette
-    if palette.is_black_and_white:
+    if palette.is_black_and_white and not puzzle.has_counts:
         return "black" if k else "white"
     return palette[k].name
 
@@ -63,7 +70,11 @@ def decided_words(step: Step, puzzle: Puzzle, limit: int = 8) -> str:
     decided = step.decided
     if not decided:
         n = len(step.changes)
-        return f"narrows {n} cell{'s' if n != 1 else ''}"
+        gone = 0
+        for (_, _, new), old in zip(step.changes, step.old, strict=True):
+            gone |= old & ~new
+        names = ", ".join(cell_symbol(puzzle, k) for k in range(len(puzzle.palette)) if (gone >> k) & 1)
+        return f"rules out {names} in {n} cell{'s' if n != 1 else ''}" if names else f"narrows {n} cells"
     names = [f"{cell_name((r, c))}={cell_symbol(puzzle, k)}" for r, c, k in decided[:limit]]
     more = f" and {len(decided) - limit} more" if len(decided) > limit else ""
     rest = len(step.changes) - len(decided)
@@ -82,6 +93,8 @@ def _sentence(step: Step, puzzle: Puzzle) -> str:
     if kind == "line":
         assert step.line is not None
         words = TECHNIQUE_WORDS.get(step.technique, step.technique)
+        if step.technique == "enumeration" and puzzle.has_counts:
+            words = COUNT_ENUMERATION
         if step.technique == "crossing-check" and step.cross is not None and step.changes:
             (r, c, new), old = step.changes[0], step.old[0]
             gone = ", ".join(color_name(puzzle, k) for k in range(len(puzzle.palette)) if (old & ~new) >> k & 1)
@@ -138,8 +151,10 @@ def headline(ex: Explanation) -> str:
         "truncated": "stopped at --max-steps",
         "timeout": "time limit reached",
     }[ex.outcome]
-    sols = f"{c['solutions']} solutions, " if ex.exhaustive or c["solutions"] > 1 else ""
-    return (f"{name} ({p.width}x{p.height}): {verdict}: {sols}{c['steps']} steps in {c['passes']} passes: "
+    n = c["solutions"]
+    sols = f"{n} solution{'s' if n != 1 else ''}, " if ex.all_solutions else ""
+    passes = f"{c['passes']} pass{'es' if c['passes'] != 1 else ''}"
+    return (f"{name} ({p.width}x{p.height}): {verdict}: {sols}{c['steps']} steps in {passes}: "
             f"{c['line']} line, {c['probes']} probe, {c['guesses']} guesses, {c['backtracks']} backtracks, "
             f"depth {c['max_depth']}")
 
@@ -152,8 +167,10 @@ def solutions_text(ex: Explanation) -> str:
                    f"{s.guesses} made so far")
     if ex.exhaustive:
         out.append(f"{len(ex.solutions)} solution{'s' if len(ex.solutions) != 1 else ''} in all.")
-    elif ex.outcome == "solved" and len(ex.solutions) > 1:
-        out.append("stopped at the solution limit: there may be more.")
+    elif ex.outcome == "solved":
+        out.append("Stopped at the solution limit: there may be more.")
+    elif ex.outcome in ("timeout", "truncated"):
+        out.append("Stopped before every solution was found.")
     return "\n".join(out)
 
 
@@ -164,9 +181,10 @@ MAX_TEXT = 2_000_000
 
 def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX_TEXT,
                 deadline: float | None = None) -> str:
-    """Each step in words, with the grid after it (undecided cells show their candidates; changed cells
-    are followed by `*`). Past `max_chars`, or once `deadline` (a time.monotonic() value) has passed, the
-    grids stop and a note says so; past twice `max_chars` the steps stop too, with a note."""
+    """Each step in words, with the grid after it (after the last step of a group: one line examined once).
+    Undecided cells show their candidates; changed cells are followed by `*`. Past `max_chars`, or once
+    `deadline` (a time.monotonic() value) has passed, the grids stop and a note says so; past twice
+    `max_chars` the steps stop too, with a note."""
     p = ex.puzzle
     masks = [(1 << len(p.palette)) - 1] * (p.width * p.height)
     drawer = PartialText(p)
@@ -175,11 +193,19 @@ def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX
     if grids:
         out.append(drawer.render(masks))
         size += len(out[-1])
-    for i, s in enumerate(ex.steps):
+    steps = ex.steps
+    changed: list[tuple[int, int]] = []
+    for i, s in enumerate(steps):
         for r, c, m in s.changes:
             masks[r * p.width + c] = m
+        changed += [(r, c) for r, c, _ in s.changes]
         part = f"\n{'  ' * s.depth}Step {s.n}: {step_text(s, p)} [{s.unknown} undecided]\n"
-        if grids and s.changes:
+        # the steps of one group (one line examined once, told as several techniques) share one grid
+        if i + 1 < len(steps) and steps[i + 1].group == s.group and steps[i + 1].kind == s.kind == "line":
+            out.append(part)
+            size += len(part)
+            continue
+        if grids and changed:
             if max_chars is not None and size > max_chars:
                 grids = False
                 part = "\n(no more grids: the output limit was reached)\n" + part
@@ -187,14 +213,15 @@ def text_report(ex: Explanation, grids: bool = True, max_chars: int | None = MAX
                 grids = False
                 part = "\n(no more grids: the time limit was reached)\n" + part
             else:
-                part += drawer.render(masks, [(r, c) for r, c, _ in s.changes])
+                part += drawer.render(masks, changed)
+        changed = []
         if max_chars is not None and size > 2 * max_chars:
             out.append(f"\n... {len(ex.steps) - i} more steps left out (the output limit was reached; "
                        "--format json has them all)\n")
             break
         out.append(part)
         size += len(part)
-    if ex.solutions and (ex.exhaustive or len(ex.solutions) > 1):
+    if ex.all_solutions:
         out.append("\n" + solutions_text(ex) + "\n")
     elif ex.status is not None and str(ex.status) == "multiple":
         out.append("\nThe puzzle has other solutions too; this is the first one the engine reaches "

@@ -1,5 +1,6 @@
 """The text picture in terminal colours (rich): cells painted in their colours, colour clues on
-their colour. Same layout as render/text.py, only painted."""
+their colour. Same layout as render/text.py, only painted: every cell keeps its symbol (`#`, `.`, the
+colour's letter) in a contrasting ink, so a copy of the grid reads the same as the plain text."""
 
 from __future__ import annotations
 
@@ -20,14 +21,14 @@ def render_rich(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None 
     for line in layout(puzzle, grid, marked, gap=False):
         for seg in line:
             if seg.kind == "cell":
-                rgb = palette[seg.color].rgb if seg.color is not None else None
-                text = seg.text if seg.marked else " " * len(seg.text)
+                rgb = palette[seg.color].rgb if seg.color is not None and not seg.marked else None
+                text = seg.text
                 if rgb is None:
                     style = f"bold {UNDECIDED_STYLE}" if seg.marked else UNDECIDED_STYLE
                 else:
                     style = f"bold {contrast_color(rgb)} on {rgb}"
                 out.append(text, style=style)
-            elif seg.kind == "clue" and seg.color is not None and not palette.is_black_and_white:
+            elif seg.kind == "clue" and seg.color is not None and (not palette.is_black_and_white or puzzle.has_counts):
                 rgb = palette[seg.color].rgb
                 out.append(seg.text, style=f"{contrast_color(rgb)} on {rgb}")
             else:

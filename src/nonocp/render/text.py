@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import Marked, clue_tokens
+from nonocp.render.clues import Marked, line_tokens
 
 UNKNOWN_CELL = " "
 MARKED_CELL = "?"
@@ -38,7 +38,10 @@ class Segment:
 
 
 def cell_symbol(puzzle: Puzzle, color: int) -> str:
-    """`#`/`.` in black and white; the colour's file symbol in colour puzzles (`.` for background)."""
+    """`#`/`.` in black and white; the colour's file symbol in colour puzzles (`.` for background; count puzzles
+    have none)."""
+    if puzzle.has_counts:
+        return puzzle.palette[color].symbol
     if color == 0:
         return "."
     if puzzle.palette.is_black_and_white:
@@ -47,22 +50,23 @@ def cell_symbol(puzzle: Puzzle, color: int) -> str:
 
 
 def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, gap: bool = True):
-    """The picture as a list of lines, each a list of Segments.
+    """The picture's lines, each a list of Segments, one line at a time (a generator: a Segment for every
+    cell of a 2000x2000 grid at once would take a gigabyte).
 
     With `gap`, cells are one character apart (plain text); without, cells touch (painted cells make a
     picture) and each is at least two characters wide and one wider than the longest column token.
     """
-    palette = puzzle.palette
     marked_set = set(marked or ())
-    row_tokens = [clue_tokens(c, palette) for c in puzzle.rows]
-    col_tokens = [clue_tokens(c, palette) for c in puzzle.cols]
+    row_labels = [line_tokens(puzzle, c) for c in puzzle.rows]  # (token, colour) pairs
+    col_labels = [line_tokens(puzzle, c) for c in puzzle.cols]
+    row_tokens = [[t for t, _ in toks] for toks in row_labels]
+    col_tokens = [[t for t, _ in toks] for toks in col_labels]
     margin = max(len(" ".join(t)) for t in row_tokens)
     longest = max(len(tok) for toks in col_tokens for tok in toks)
     cw = longest if gap else max(2, longest + 1)
     sep = " " if gap else ""
     depth = max(len(t) for t in col_tokens)
 
-    lines: list[list[Segment]] = []
     for k in range(depth):  # column clues, bottom-aligned against the grid
         line = [Segment(" " * (margin + 2 + len(sep)))]
         for c, toks in enumerate(col_tokens):
@@ -72,16 +76,15 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
             if i < 0:
                 line.append(Segment(" " * cw))
             else:
-                block = puzzle.cols[c][i].color if puzzle.cols[c] else None
-                line.append(Segment(toks[i].rjust(cw), "clue", block))
-        lines.append(line)
-    lines.append([Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))])
+                line.append(Segment(toks[i].rjust(cw), "clue", col_labels[c][i][1]))
+        yield line
+    yield [Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))]
     for r, toks in enumerate(row_tokens):
         line = [Segment(" " * (margin - len(" ".join(toks))))]
         for i, tok in enumerate(toks):
             if i:
                 line.append(Segment(" "))
-            line.append(Segment(tok, "clue", puzzle.rows[r][i].color if puzzle.rows[r] else None))
+            line.append(Segment(tok, "clue", row_labels[r][i][1]))
         line.append(Segment(" | " if gap else " |"))
         for c in range(puzzle.width):
             if c and sep:
@@ -95,8 +98,7 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
             if is_marked:
                 sym = MARKED_CELL
             line.append(Segment(sym.rjust(cw), "cell", color, is_marked))
-        lines.append(line)
-    return lines
+        yield line
 
 
 def render_text(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None) -> str:

@@ -10,7 +10,6 @@ errors (unknown engine, missing path), 4 when engines disagree on a verdict, 130
 
 from __future__ import annotations
 
-import statistics
 import sys
 from contextlib import nullcontext
 from typing import Annotated, Any
@@ -18,6 +17,16 @@ from typing import Annotated, Any
 import typer
 
 from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, fail, guarded
+from nonocp.cli.options import (
+    ColorOpt,
+    FromOpt,
+    backends_option,
+    console,
+    format_option,
+    max_solutions_option,
+    timeout_option,
+)
+from nonocp.engines import DEFAULT_BACKEND
 
 # With several engines and at most this many puzzles, the per-puzzle comparison is printed as a table
 # (it is always in the JSON report and, as the `ratio` column, in the CSV).
@@ -25,13 +34,11 @@ PER_PUZZLE_TABLE_LIMIT = 40
 
 
 def _engine_names(specs: list[str] | None) -> tuple[str, ...]:
+    from nonocp.cli.options import split_engines
     from nonocp.core.errors import BackendUnavailable
     from nonocp.engines import DEFAULT_BACKEND, get_backend
 
-    given = [n.strip() for spec in (specs or [DEFAULT_BACKEND]) for n in spec.split(",")]
-    names = tuple(dict.fromkeys(n for n in given if n))
-    if not names:
-        fail("--backend: give at least one engine name", EXIT_BAD_INPUT)
+    names = split_engines(specs, (DEFAULT_BACKEND,))
     for n in names:
         try:
             get_backend(n)  # unknown or not installed: say so now, not once per puzzle
@@ -151,8 +158,22 @@ def _per_puzzle_table(records: Any, engines: tuple[str, ...]) -> Any:
     return t
 
 
-def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -> dict[str, Any]:
+def _json_head(engines: tuple[str, ...], options: Any, paths: list[str], cluster: str | None) -> dict[str, Any]:
+    """What the JSON report says about the run itself (also the head of the streamed document)."""
     import nonocp
+
+    return {
+        "nonocp": nonocp.__version__,
+        "paths": paths,
+        "engines": list(engines),
+        "options": {
+            "jobs": options.jobs, "timeout": options.timeout, "hard_limit": options.hard_limit,
+            "max_solutions": options.max_solutions, "engine_workers": options.engine_workers, "cluster": cluster,
+        },
+    }
+
+
+def _json_document(outcome: Any, summary: Any, head: dict[str, Any]) -> dict[str, Any]:
     from nonocp.batch.summary import by_puzzle
 
     comparisons = []
@@ -168,17 +189,12 @@ def _json_document(outcome: Any, summary: Any, options: Any, paths: list[str]) -
                 "agree": None if len(answered) < 2 else len(set(answered.values())) == 1,
             })
     return {
-        "nonocp": nonocp.__version__,
-        "paths": paths,
-        "engines": list(outcome.engines),
-        "options": {
-            "jobs": options.jobs, "timeout": options.timeout, "hard_limit": options.hard_limit,
-            "max_solutions": options.max_solutions, "engine_workers": options.engine_workers,
-        },
+        **head,
         "interrupted": outcome.interrupted,
         "aborted": outcome.aborted,
         "wall_seconds": outcome.wall_seconds,
         "planned_rows": outcome.planned,
+        "resumed_rows": outcome.resumed,
         "summary": summary.to_json(),
         "comparisons": comparisons,
         "runs": [r.to_json() for r in outcome.records],
@@ -189,69 +205,156 @@ HELP = (
     "Solve many puzzles with one or more engines: progress bar, summary per engine, CSV/JSON reports.\n\n"
     "Every puzzle runs in a worker process (also with --jobs 1), so that a puzzle overrunning --timeout is "
     "stopped hard: the engine gets the time limit, and its worker is killed at timeout + 1 s + 10 %. "
-    "Ctrl-C stops the batch and still writes every finished row. Exit 4 when engines disagree."
+    "Rows are written to the reports as they finish. Ctrl-C (or SIGTERM) stops the batch and keeps every "
+    "finished row; --resume REPORT then runs only what that report lacks. --cluster runs the solves on a "
+    "Dask cluster instead of local processes. Exit 4 when engines disagree, 2 when no puzzle could be read."
 )
+
+
+def _report_targets(
+    csv_path: str | None, json_path: str | None, resume: str | None
+) -> tuple[str | None, str | None]:
+    """Where the reports go: as given; with --resume and neither given, the resumed report itself."""
+    if resume and not csv_path and not json_path:
+        with open(resume, "rb") as fh:
+            is_json = fh.read(4096).lstrip().startswith(b"{")
+        return (None, resume) if is_json else (resume, None)
+    return csv_path, json_path
+
+
+def _runner_context(cluster: str | None) -> Any:
+    if cluster is None:
+        return nullcontext(None)
+    from nonocp.batch.cluster import Cluster
+
+    return Cluster.connect(cluster)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("bench", help=HELP)
     def bench(
-        paths: Annotated[list[str], typer.Argument(help="puzzle files, bundles or folders (walked recursively)")],
-        backend: Annotated[
-            list[str] | None,
-            typer.Option("--backend", "-b", help="engines to run, comma-separated or repeated (default: native)"),
+        paths: Annotated[
+            list[str], typer.Argument(metavar="PATH...", help="Puzzle files, bundles or folders (walked recursively).")
+        ],
+        backend: Annotated[list[str] | None, backends_option(DEFAULT_BACKEND)] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Worker processes.")] = 1,
+        timeout: Annotated[float | None, timeout_option(60.0)] = 60.0,
+        max_solutions: Annotated[int, max_solutions_option()] = 2,
+        csv_path: Annotated[
+            str | None, typer.Option("--csv", metavar="FILE", help="Write one row per puzzle and engine.")
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="worker processes")] = 1,
-        timeout: Annotated[
-            float, typer.Option("--timeout", "-t", min=0, help="seconds per puzzle and engine; 0 = no limit")
-        ] = 60.0,
-        max_solutions: Annotated[
-            int, typer.Option("--max-solutions", "-n", min=1, help="solutions to look for (2 tells unique)")
-        ] = 2,
-        csv_path: Annotated[str | None, typer.Option("--csv", help="write one row per puzzle and engine")] = None,
-        json_path: Annotated[str | None, typer.Option("--json", help="write rows, summary and comparisons")] = None,
-        fmt: Annotated[
-            str | None, typer.Option("--from", help="input format (default: by extension, then content)")
+        json_path: Annotated[
+            str | None, typer.Option("--json", metavar="FILE", help="Write rows, summary and comparisons.")
         ] = None,
+        fmt: FromOpt = None,
         limit: Annotated[
-            int | None, typer.Option("--limit", min=1, help="only the first N puzzles found (e.g. a slice of a set)")
+            int | None,
+            typer.Option("--limit", metavar="N", min=1, help="Only the first N puzzles found (e.g. a slice of a set)."),
         ] = None,
-        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="show the progress bar")] = True,
+        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")] = True,
+        output_format: Annotated[
+            str, format_option(("text", "json"), "json: one object per run per line, in input order")
+        ] = "text",
+        color: ColorOpt = "auto",
+        cluster: Annotated[
+            str | None,
+            typer.Option(
+                "--cluster", metavar="ADDRESS",
+                help="Solve on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N worker "
+                "processes here (--jobs is then not used; needs the nonocp[cluster] extra).",
+            ),
+        ] = None,
+        resume: Annotated[
+            str | None,
+            typer.Option(
+                "--resume", metavar="REPORT",
+                help="Skip the runs already in REPORT (a CSV or JSON report of an earlier bench, matched by "
+                "puzzle fingerprint and engine); its rows are kept, and it receives the new ones unless "
+                "--csv/--json name other files.",
+            ),
+        ] = None,
     ) -> None:
         """Solve many puzzles with one or more engines (see HELP)."""
         from rich.console import Console
 
-        from nonocp.batch import BatchOptions, CsvStream, collect, planned_rows, run_batch, write_json
+        from nonocp.batch import BatchOptions, CsvReport, JsonReport, ReportError, collect, plan_batch, run_batch
+        from nonocp.batch.reports import read_report
+        from nonocp.batch.signals import stop_on_signals
 
-        with guarded():  # usage errors, unwritable report files, workers that cannot start: one line, exit 2
+        err = Console(stderr=True)
+        problems: list[str] = []  # report files that could not be finished (the stream before them is kept)
+        # usage errors, unwritable report files, workers that cannot start: one line, exit 2
+        with guarded(), stop_on_signals():
             engines = _engine_names(backend)
-            with Console(stderr=True).status("reading puzzles ...", spinner="dots") if progress else nullcontext():
+            if cluster is not None:
+                from nonocp.batch.cluster import parse_address, require_dask
+
+                parse_address(cluster)
+                require_dask()
+            previous = read_report(resume) if resume else []
+            with err.status("reading puzzles ...", spinner="dots") if progress else nullcontext():
                 entries = collect(paths, fmt, limit=limit)
             if not entries:
                 fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
-            options = BatchOptions(jobs=jobs, timeout=timeout or None, max_solutions=max_solutions)
-            stream = CsvStream(csv_path) if csv_path else None
+            options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=max_solutions)
+            plan = plan_batch(entries, engines, options, previous)
+            csv_path, json_path = _report_targets(csv_path, json_path, resume)
+            head = _json_head(engines, options, paths, cluster)
 
             def on_record(record: Any) -> None:
                 bar.add(record)
-                if stream is not None:
-                    stream.add(record)
+                for report in (csv_report, json_report):
+                    if report is not None:
+                        report.add(record)
 
-            with _Progress(planned_rows(entries, engines), progress) as bar:
-                outcome = run_batch(entries, engines, options, on_record=on_record)
+            # The cluster first: a scheduler that cannot be reached must not cost the user an old report.
+            with _runner_context(cluster) as connected:
+                runner = None
+                if connected is not None:
+                    runner = connected.runner()
+                    link = connected.dashboard_link
+                    if link:
+                        print(f"nonocp: Dask dashboard: {link}", file=sys.stderr)
+                csv_report = CsvReport(csv_path, plan.previous) if csv_path else None
+                json_report = JsonReport(json_path, head, plan.previous) if json_path else None
+                if resume:
+                    print(f"nonocp: resuming {resume}: {len(plan.carried)} of {plan.planned} rows already "
+                          f"there, {len(plan.tasks)} runs to do", file=sys.stderr)
+                with _Progress(len(plan.tasks) + len(plan.input_errors), progress) as bar:
+                    outcome = run_batch(entries, engines, options, on_record=on_record, runner=runner, plan=plan)
             summary = outcome.summary()
             # Reports first: they are what an interrupted user wants kept.
-            if stream is not None:
-                stream.finish(outcome.records)
-            if json_path:
-                write_json(json_path, _json_document(outcome, summary, options, paths))
-        # Piped or redirected output gets wide tables rather than truncated columns.
-        _print_report(Console() if sys.stdout.isatty() else Console(width=120), outcome, summary)
+            if csv_report is not None:
+                try:
+                    csv_report.finish(outcome.records)
+                except ReportError as e:
+                    problems.append(str(e))
+            if json_report is not None:
+                try:
+                    json_report.finish(_json_document(outcome, summary, head))
+                except ReportError as e:
+                    problems.append(str(e))
+        if output_format == "json":  # one object per run per line (schema `bench` in nonocp/cli/schemas.py)
+            import json
+
+            for record in outcome.records:
+                typer.echo(json.dumps(record.to_json(), default=str, ensure_ascii=False))
+        else:
+            # Piped or redirected output gets wide tables rather than truncated columns.
+            _print_report(console(color, width=None if sys.stdout.isatty() else 120), outcome, summary)
+        for problem in problems:
+            print(f"nonocp: {problem}", file=sys.stderr)
         if outcome.interrupted:
             done = sum(1 for r in outcome.records if r.engine)
             why = outcome.aborted or "interrupted"
             print(f"nonocp: {why}; {done} finished runs kept", file=sys.stderr)
             raise typer.Exit(EXIT_BAD_INPUT if outcome.aborted else EXIT_INTERRUPTED)
+        if problems:
+            raise typer.Exit(EXIT_BAD_INPUT)
+        if not any(e.ok for e in entries):
+            print(f"nonocp: no puzzle could be read ({len(entries)} unreadable files or invalid puzzles)",
+                  file=sys.stderr)
+            raise typer.Exit(EXIT_BAD_INPUT)
         if summary.disagreements:
             raise typer.Exit(EXIT_DISAGREE)
 
@@ -275,4 +378,6 @@ def _print_report(console: Any, outcome: Any, summary: Any) -> None:
             console.print("  ... (every one is a row in the CSV/JSON report)")
     timeouts = sorted((r.seconds or 0 for r in outcome.records if r.verdict == "timeout"), reverse=True)
     if timeouts:
-        console.print(f"{len(timeouts)} runs timed out (median {statistics.median(timeouts):.1f} s used)")
+        from statistics import median  # not at the top: `nonocp --help` imports this module
+
+        console.print(f"{len(timeouts)} runs timed out (median {median(timeouts):.1f} s used)")

@@ -1,5 +1,8 @@
 """`nonocp check PUZZLE...`: run every independent engine on each puzzle and compare what they say.
 
+`--backend a,b` picks the engines (`--backends`, the old spelling, still works); `--format json` prints one
+object per puzzle per line (schema `check` in nonocp/cli/schemas.py).
+
 Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 3 when on some
 puzzle every engine ran out of time (nothing was checked: "agree" would be vacuous), 0 otherwise. A
 timeout next to a verdict is shown but is not a disagreement; each puzzle's title says whether its
@@ -16,22 +19,30 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_TIMEOUT, fail, guarded, load_puzzles
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_TIMEOUT, fail, guarded
+from nonocp.cli.options import (
+    ColorOpt,
+    FromOpt,
+    PuzzlesArg,
+    TimeoutOpt,
+    backends_option,
+    console,
+    format_option,
+    max_solutions_option,
+)
+from nonocp.core.text import one_line
 
 FORMATS = ("text", "json")
 
 
-def _engine_names(spec: str | None) -> tuple[str, ...]:
+def _engine_names(specs: list[str] | None) -> tuple[str, ...]:
+    from nonocp.cli.options import split_engines
     from nonocp.engines import BACKENDS, INDEPENDENT
 
-    if not spec:
-        return INDEPENDENT
-    names = tuple(dict.fromkeys(n.strip() for n in spec.split(",") if n.strip()))
-    if not names:
-        fail("--backends: give at least one engine name", EXIT_BAD_INPUT)
+    names = split_engines(specs, INDEPENDENT)
     for n in names:
         if n.partition(":")[0] not in BACKENDS:
-            fail(f"--backends: unknown engine {n!r}; choose from {', '.join(BACKENDS)}", EXIT_BAD_INPUT)
+            fail(f"--backend: unknown engine {n!r}; choose from {', '.join(BACKENDS)}", EXIT_BAD_INPUT)
     return names
 
 
@@ -55,6 +66,7 @@ def _summary(check) -> str:
 
 
 def _json_of(check) -> dict:
+    """One puzzle's `--format json` object (schema `check` in nonocp/cli/schemas.py)."""
     return {
         "puzzle": check.puzzle,
         "agree": check.agree,
@@ -103,55 +115,104 @@ def _print_table(console, check) -> None:
         console.print(f"  [red]{escape(str(d))}[/]")
 
 
+def _check_on_cluster(address, labelled, engines, timeout, limit, finished) -> None:
+    """Every engine on every puzzle as separate tasks on a Dask cluster; `finished(CrossCheck)` is called
+    in input order, each puzzle as soon as it and every puzzle before it have all their runs."""
+    from nonocp.analysis.crosscheck import CrossCheck, compare
+    from nonocp.batch import BatchOptions
+    from nonocp.batch.cluster import Cluster
+    from nonocp.engines import SolveOptions
+
+    options = SolveOptions(max_solutions=limit, time_limit=timeout)
+    hard_limit = BatchOptions(timeout=timeout).hard_limit  # the same grace as `bench`
+    runs: list[dict[str, object]] = [{} for _ in labelled]
+    shown = 0
+
+    def on_run(i: int, run) -> None:
+        nonlocal shown
+        runs[i][run.engine] = run
+        while shown < len(labelled) and len(runs[shown]) == len(engines):
+            ordered = tuple(runs[shown][e] for e in engines)
+            finished(CrossCheck(labelled[shown][0], ordered, compare(ordered), limit))
+            shown += 1
+
+    with Cluster.connect(address) as connected:
+        link = connected.dashboard_link
+        if link:
+            print(f"nonocp: Dask dashboard: {link}", file=sys.stderr)
+        connected.check([p for _, p in labelled], engines, options, hard_limit, on_run)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("check")
     def check_command(
-        puzzles: Annotated[list[str], typer.Argument(help="Puzzle files (bundles hold several puzzles).")],
-        backends: Annotated[
-            str | None, typer.Option("--backends", help="Comma-separated engines (default: every independent one).")
-        ] = None,
-        timeout: Annotated[
-            float | None, typer.Option("--timeout", min=0.0, help="Seconds per engine per puzzle.")
-        ] = None,
-        max_solutions: Annotated[
-            int, typer.Option("--max-solutions", min=2, help="Solutions each engine looks for (>= 2).")
-        ] = 2,
+        puzzles: PuzzlesArg,
+        backends: Annotated[list[str] | None, backends_option("every independent engine")] = None,
+        timeout: TimeoutOpt = None,
+        max_solutions: Annotated[int, max_solutions_option(least=2)] = 2,
         all_solutions: Annotated[
             bool, typer.Option("--all", help="Enumerate every solution; the engines must then list the same ones.")
         ] = False,
-        fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
-        input_format: Annotated[str | None, typer.Option("--from", help="Input format (default: detect).")] = None,
+        fmt: Annotated[str, format_option(FORMATS, "json: one object per puzzle per line")] = "text",
+        input_format: FromOpt = None,
+        color: ColorOpt = "auto",
+        cluster: Annotated[
+            str | None,
+            typer.Option(
+                "--cluster", metavar="ADDRESS",
+                help="Run the engines on a Dask cluster: its scheduler (tcp://host:8786), or local:N to start N "
+                "worker processes here; each run is then stopped hard past its time limit (needs the nonocp[cluster] "
+                "extra).",
+            ),
+        ] = None,
     ) -> None:
         """Run every engine on each puzzle, compare verdicts and solutions (exit 4: they disagree; 3: none decided)."""
         from nonocp.analysis.crosscheck import crosscheck
+        from nonocp.batch.signals import stop_on_signals
+        from nonocp.cli.inputs import expand, read_inputs
 
-        if fmt not in FORMATS:
-            fail(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}", EXIT_BAD_INPUT)
         engines = _engine_names(backends)
         limit = None if all_solutions else max_solutions
-        with guarded():
+        with guarded(), stop_on_signals():
+            if cluster is not None:
+                from nonocp.batch.cluster import parse_address, require_dask
+
+                parse_address(cluster)
+                require_dask()
             # read everything first: a bad file is reported before any engine runs
-            loaded = [(path, load_puzzles(path, input_format)) for path in puzzles]
+            loaded = []
+            for item in read_inputs(expand(puzzles), input_format):
+                if item.error is not None:
+                    fail(item.error)
+                loaded.append((item.name, item.puzzles))
+            # (file, index in it, label, puzzle), in input order: the order results come back in
+            labelled = [
+                (path, i, _label(path, i, len(items), one_line(puzzle.title)), puzzle)
+                for path, items in loaded
+                for i, puzzle in enumerate(items, 1)
+            ]
             checks = []
-            console = None
-            if fmt == "text":
-                from rich.console import Console
+            screen = console(color) if fmt == "text" else None
 
-                console = Console()
-            for path, items in loaded:
-                for i, puzzle in enumerate(items, 1):
-                    label = _label(path, i, len(items), puzzle.title)
-                    result = crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit)
-                    if not any(r.ran for r in result.runs):
-                        reasons = "; ".join(r.message for r in result.runs)
-                        fail(f"no engine could run: {reasons}", EXIT_BAD_INPUT)
-                    checks.append(result)
-                    if console is not None:
-                        _print_table(console, result)
+            def finished(result) -> None:
+                if not any(r.ran for r in result.runs):
+                    reasons = "; ".join(r.message for r in result.runs)
+                    fail(f"no engine could run: {reasons}", EXIT_BAD_INPUT)
+                path, index, _, _ = labelled[len(checks)]
+                checks.append(result)
+                if screen is not None:
+                    _print_table(screen, result)
+                else:  # one object per puzzle per line, as soon as it is checked (schema `check`)
+                    doc = {"file": path, "index": index, **_json_of(result)}
+                    print(json.dumps(doc, ensure_ascii=False), flush=True)
 
-        if fmt == "json":
-            doc = {"agree": all(c.agree for c in checks), "puzzles": [_json_of(c) for c in checks]}
-            print(json.dumps(doc, indent=2))
+            if cluster is not None:
+                _check_on_cluster(cluster, [(label, p) for _, _, label, p in labelled], engines, timeout, limit,
+                                  finished)
+            else:
+                for _, _, label, puzzle in labelled:
+                    finished(crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit))
+
         bad = [c for c in checks if not c.agree]
         for c in bad:
             kinds = ", ".join(sorted({d.kind for d in c.disagreements}))

@@ -1,40 +1,66 @@
 """`nonocp convert IN OUT`: rewrite puzzles in another format. The input format comes from `--from`,
-else the extension, else the content; the output format from `--to`, else OUT's extension. The
-output is written atomically and never over the input."""
+else the extension, else the content (`-` reads standard input); the output format from `--to`, else
+OUT's extension (`-` writes to standard output). `--format json` prints what was done as one JSON object
+(schema `convert`).
+
+OUT is written by the one write path (nonocp.formats.files): atomically, never over the input, written
+through (not replaced) when it is a device or FIFO. Unlike `-o` of the other commands, an existing OUT
+is not replaced without `--force`: a conversion names its target as an argument, where a slip of the
+keyboard (`convert a.non b.non` for `convert b.xml b.non`) would otherwise lose a file."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import fail, guarded, load_puzzles, same_file, write_output
+from nonocp.cli.common import fail, guarded, write_output
+from nonocp.cli.inputs import STDIN, read_inputs, refuse_overwriting
+from nonocp.cli.options import FromOpt, format_option
+
+FormatOpt = Annotated[str, format_option(("text", "json"), "json: a one-line report of what was written")]
 
 
 def convert_command(
-    source: Annotated[str, typer.Argument(metavar="IN", help="Puzzle file to read.", show_default=False)],
-    target: Annotated[str, typer.Argument(metavar="OUT", help="File to write ('-' for stdout).", show_default=False)],
-    from_fmt: Annotated[str | None, typer.Option("--from", help="Input format (default: from IN).")] = None,
-    to_fmt: Annotated[str | None, typer.Option("--to", help="Output format (default: from OUT's extension).")] = None,
+    source: Annotated[str, typer.Argument(metavar="IN", help="Puzzle file to read (- for standard input).",
+                                          show_default=False)],
+    target: Annotated[str, typer.Argument(metavar="OUT", help="File to write (- for standard output).",
+                                          show_default=False)],
+    from_fmt: FromOpt = None,
+    to_fmt: Annotated[
+        str | None, typer.Option("--to", metavar="FORMAT", help="Output format (default: from OUT's extension).")
+    ] = None,
+    fmt: FormatOpt = "text",
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace OUT if it exists (even read-only; never IN).")
+    ] = False,
 ) -> None:
     """Convert every puzzle in IN to OUT's format (.non, .nonpack, webpbn .xml, .json, ...)."""
     from nonocp.formats import dumps, format_for_extension, writable_formats
 
     with guarded():
-        to_stdout = target == "-"
-        if not to_stdout and same_file(target, source):
-            fail(f"{target}: refusing to overwrite the input file; choose another output")
-        fmt = to_fmt or (None if to_stdout else format_for_extension(target))
-        if fmt is None:
+        to_stdout = target == STDIN
+        if not to_stdout:
+            refuse_overwriting(target, [source])
+        out_fmt = to_fmt or (None if to_stdout else format_for_extension(target))
+        if out_fmt is None:
             fail(f"{target}: cannot tell the output format from the name; give --to ({', '.join(writable_formats())})")
-        if fmt.lower() not in writable_formats():
-            fail(f"--to: {fmt!r} cannot be written; choose from {', '.join(writable_formats())}")
-        puzzles = load_puzzles(source, from_fmt)
-        text = dumps(puzzles[0] if len(puzzles) == 1 else puzzles, fmt.lower())
+        if out_fmt.lower() not in writable_formats():
+            fail(f"--to: {out_fmt!r} cannot be written; choose from {', '.join(writable_formats())}")
+        (item,) = read_inputs([source], from_fmt)
+        if item.error is not None:
+            fail(item.error)
+        puzzles = item.puzzles
+        text = dumps(puzzles[0] if len(puzzles) == 1 else puzzles, out_fmt.lower())
         if to_stdout:
             typer.echo(text, nl=False)
         else:
-            write_output(target, text, inputs=[source])
+            write_output(target, text, inputs=[source] if source != STDIN else [], force=force, replace=False)
+        if fmt == "json":
+            report = {"source": item.name, "target": "<stdout>" if to_stdout else target,
+                      "format": out_fmt.lower(), "puzzles": len(puzzles)}
+            typer.echo(json.dumps(report, ensure_ascii=False), err=to_stdout)
 
 
 def register(app: typer.Typer) -> None:

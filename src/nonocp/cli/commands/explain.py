@@ -5,8 +5,9 @@ colours, `?` in black and white; changed cells are followed by `*`; bounded, see
 `json` (the steps as data, schema in nonocp.analysis.explain; one object per puzzle per line), `svg`
 (`--output DIR`: one picture per step, the empty grid as step 0, and index.html to page through them).
 `--all` / `--solutions N` go on past the first solution; `--interactive` steps through it on a terminal
-(nonocp.cli.stepping). A time limit covers writing the steps out too. Exit code: 0 solved (or stopped by
---max-steps), 1 no solution, 2 bad input, 3 time limit.
+(nonocp.cli.stepping). A time limit covers writing the steps out too. Files, folders and `-` (standard
+input) as in `solve`. Exit code: 0 solved (or stopped by --max-steps), 1 no solution, 2 bad input, 3 time
+limit (the most serious of all puzzles, as in `solve`).
 """
 
 from __future__ import annotations
@@ -15,28 +16,21 @@ import json
 import os
 import sys
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.analysis.explain import Explanation, explain, explanation_json
-from nonocp.cli.common import (
-    EXIT_NO_SOLUTION,
-    EXIT_SOLVED,
-    EXIT_TIMEOUT,
-    choose,
-    fail,
-    guarded,
-    load_puzzles,
-    same_file,
-    write_output,
-)
-from nonocp.core.puzzle import Puzzle
+from nonocp.cli.common import EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, load_puzzles, write_output
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
+from nonocp.cli.options import CellSizeOpt, FromOpt, PuzzlesArg, TimeoutOpt, format_option
+
+if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `nonocp --help`
+    from nonocp.analysis.explain import Explanation
 
 FORMATS = ("text", "json", "svg")
 
 
-def write_svg(ex: Explanation, folder: str) -> list[str]:
+def write_svg(ex: Explanation, folder: str, cell: int = 20) -> list[str]:
     """One SVG per step (step-0000.svg is the empty grid) and index.html; returns the files written."""
     from nonocp.render.partial import index_html, render_partial_svg
     from nonocp.render.steps_text import captions, headline, wrap
@@ -49,7 +43,7 @@ def write_svg(ex: Explanation, folder: str) -> list[str]:
     entries: list[tuple[str, str]] = []
 
     def put(name: str, caption: str, changed) -> None:
-        svg = render_partial_svg(p, masks, changed, caption=wrap(caption))
+        svg = render_partial_svg(p, masks, changed, caption=wrap(caption), cell=cell)
         write_output(os.path.join(folder, name), svg)
         written.append(name)
         entries.append((name, caption))
@@ -72,18 +66,18 @@ def exit_code(outcomes: list[str]) -> int:
     return EXIT_SOLVED
 
 
-PuzzleArg = Annotated[str, typer.Argument(help="Puzzle file (.non, .nonpack, webpbn XML, ...).", show_default=False)]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text, json or svg.")]
+FormatOpt = Annotated[str, format_option(FORMATS, "svg: one picture per step into the --output folder")]
 OutputOpt = Annotated[
-    str | None, typer.Option("--output", "-o", help="File (text, json) or folder (svg: one picture per step).")
+    str | None,
+    typer.Option("--output", "-o", metavar="PATH", help="File (text, json) or folder (svg: one picture per step)."),
 ]
-MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", help="Stop after N steps.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
+MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", metavar="N", min=0, help="Stop after N steps.")]
 NoGridOpt = Annotated[bool, typer.Option("--no-grid", help="Text: the steps in words only, no grid after each.")]
-FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
 AllOpt = Annotated[bool, typer.Option("--all", help="Go on past the first solution to every solution, each with "
                                       "the guesses that led to it.")]
-SolutionsOpt = Annotated[int | None, typer.Option("--solutions", "-n", help="Like --all, but stop after N solutions.")]
+SolutionsOpt = Annotated[
+    int | None, typer.Option("--solutions", "-n", metavar="N", min=1, help="Like --all, but stop after N solutions.")
+]
 InteractiveOpt = Annotated[bool, typer.Option("--interactive", "-i", help="Step through it on a terminal: next, back, "
                                               "r3/c7 (examine a line), all remaining cells, guess, quit.")]
 
@@ -92,7 +86,7 @@ EXPLAIN_SHARE = 0.75
 
 
 def explain_command(
-    puzzle: PuzzleArg,
+    puzzles: PuzzlesArg,
     fmt: FormatOpt = "text",
     output: OutputOpt = None,
     max_steps: MaxStepsOpt = None,
@@ -102,53 +96,60 @@ def explain_command(
     all_solutions: AllOpt = False,
     solutions: SolutionsOpt = None,
     interactive: InteractiveOpt = False,
+    cell_size: CellSizeOpt = 20,
 ) -> None:
-    """Explain how the native engine solves PUZZLE, step by step; exit 0 solved, 1 no solution, 3 time limit."""
-    fmt = choose(fmt, FORMATS, "--format")
-    if solutions is not None and solutions < 1:
-        fail(f"--solutions: {solutions} must be 1 or more")
+    """Explain how the native engine solves each puzzle, step by step; exit 0 solved, 1 no solution, 3 time limit."""
     if interactive:
-        interact(puzzle, from_fmt)
-    if max_steps is not None and max_steps < 0:
-        fail(f"--max-steps: {max_steps} must be 0 or more")
-    if timeout is not None and timeout <= 0:
-        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
+        if len(puzzles) != 1 or puzzles[0] == "-":
+            fail("--interactive takes one puzzle file")
+        interact(puzzles[0], from_fmt)
     if fmt == "svg" and output is None:
         fail("--format svg writes one picture per step: give --output DIR")
+    from nonocp.analysis.explain import explain, explanation_json
     from nonocp.render.steps_text import headline, step_text, text_report
 
-    outcomes: list[str] = []
+    codes: list[int] = []
     with guarded():
-        puzzles: list[Puzzle] = load_puzzles(puzzle, from_fmt)
-        if output is not None and same_file(output, puzzle):
-            fail(f"{output}: refusing to overwrite the input file; choose another output")
+        paths = expand(puzzles)
+        refuse_overwriting(output, paths)
         if fmt == "svg" and os.path.exists(output) and not os.path.isdir(output):
             fail(f"{output}: is a file; --format svg needs a folder")
         collected: list[str] = []
-        for i, p in enumerate(puzzles, 1):
-            start = time.monotonic()
-            ex = explain(p, max_steps=max_steps, time_limit=None if timeout is None else timeout * EXPLAIN_SHARE,
-                         all_solutions=all_solutions or solutions is not None, max_solutions=solutions)
-            outcomes.append(ex.outcome)
-            if fmt == "svg":
-                assert output is not None
-                folder = output if len(puzzles) == 1 else os.path.join(output, f"puzzle-{i}")
-                written = write_svg(ex, folder)
-                typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
+        several = len(paths) > 1
+        count = 0
+        for item in read_inputs(paths, from_fmt):
+            if item.error is not None:
+                codes.append(report_error(item))
                 continue
-            if fmt == "json":
-                text = json.dumps(explanation_json(ex, lambda s, p=p: step_text(s, p)), ensure_ascii=False) + "\n"
-            else:
-                text = text_report(ex, grids=not no_grid, deadline=None if timeout is None else start + timeout)
-                if len(puzzles) > 1:
-                    text = f"puzzle {i} of {len(puzzles)}: " + text + "\n"
-            if output is None:
-                typer.echo(text, nl=False)
-            else:
-                collected.append(text)
-        if output is not None and fmt != "svg":
-            write_output(output, "".join(collected), inputs=[puzzle])
-    raise typer.Exit(exit_code(outcomes))
+            for i, p in enumerate(item.puzzles, 1):
+                count += 1
+                start = time.monotonic()
+                ex = explain(p, max_steps=max_steps, time_limit=None if timeout is None else timeout * EXPLAIN_SHARE,
+                             all_solutions=all_solutions or solutions is not None, max_solutions=solutions)
+                codes.append(exit_code([ex.outcome]))
+                where = label(item, i, several)
+                if fmt == "svg":
+                    assert output is not None
+                    alone = not several and len(item.puzzles) == 1
+                    folder = output if alone else os.path.join(output, f"puzzle-{count}")
+                    written = write_svg(ex, folder, cell_size)
+                    typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
+                    continue
+                if fmt == "json":
+                    doc = {"file": item.name, "index": i,
+                           **explanation_json(ex, lambda s, p=p: step_text(s, p))}
+                    text = json.dumps(doc, ensure_ascii=False) + "\n"
+                else:
+                    text = text_report(ex, grids=not no_grid, deadline=None if timeout is None else start + timeout)
+                    if where:
+                        text = f"{where}: " + text + "\n"
+                if output is None:
+                    typer.echo(text, nl=False)
+                else:
+                    collected.append(text)
+        if output is not None and fmt != "svg" and collected:
+            write_output(output, "".join(collected), inputs=paths)
+    raise typer.Exit(most_serious(codes))
 
 
 def interact(path: str, from_fmt: str | None) -> None:

@@ -11,38 +11,42 @@ Exit code: 0 every puzzle rated, 3 the time limit ran out on some puzzle, 2 some
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.analysis.rate import VERDICTS, Rating, rate
 from nonocp.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
-    choose,
     fail,
     guarded,
     load_puzzles,
     stdout_is_terminal,
 )
+from nonocp.cli.options import ColorOpt, FromOpt, PuzzlesArg, TimeoutOpt, console, format_option, wants_color
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
+from nonocp.core.text import one_line
+
+if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `nonocp --help`
+    from nonocp.analysis.rate import Rating
 
 FORMATS = ("text", "json")
-
-PathsArg = Annotated[list[str], typer.Argument(help="Puzzle files or folders.", show_default=False)]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text or json.")]
-FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
+PathsArg = PuzzlesArg
+FormatOpt = Annotated[str, format_option(FORMATS, "json: one object per puzzle per line")]
 SolutionsOpt = Annotated[
-    int, typer.Option("--solutions", "-n", help="Walk to at most N solutions (0 = every one), each with its guesses.")
+    int,
+    typer.Option("--solutions", "-n", metavar="N", min=0,
+                 help="Walk to at most N solutions (0 = every one), each with its guesses."),
 ]
 
 
 def _size(p: Puzzle) -> str:
     size = f"{p.width}x{p.height}"
-    if not p.palette.is_black_and_white:
+    if p.has_counts:  # every palette colour is a colour (no background)
+        size += f" {len(p.palette)}c counts"
+    elif not p.palette.is_black_and_white:
         size += f" {len(p.palette) - 1}c"
     return size
 
@@ -77,25 +81,22 @@ def rate_command(
     fmt: FormatOpt = "text",
     from_fmt: FromOpt = None,
     solutions: SolutionsOpt = 2,
+    color: ColorOpt = "auto",
 ) -> None:
     """Rate each puzzle: LINE, PROBE, BRANCH, MULTIPLE or NONE, with steps, probes, guesses per solution and depth."""
-    fmt = choose(fmt, FORMATS, "--format")
-    if solutions < 0:
-        fail(f"--solutions: {solutions} must be 0 (every solution) or more")
-    if timeout is not None and timeout <= 0:
-        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
+    from nonocp.analysis.rate import rate
+
+    painted = wants_color(color)
     with guarded():
         entries = _entries(paths, from_fmt)
         if not entries:
             fail(f"{' '.join(paths)}: no puzzle files found")
         rows: list[tuple[str, int, Puzzle | None, Rating | None, str | None]] = []
         many = len(entries) > 1
-        console = None
+        screen = None
         if fmt == "text" and many:
-            from rich.console import Console
-
             # a pipe or file gets the whole table at once, not folded to 80 columns
-            console = Console(highlight=False, width=None if stdout_is_terminal() else 200)
+            screen = console(color, width=None if stdout_is_terminal() else 200)
         for name, i, p, error in entries:
             rating = rate(p, timeout, solutions or None) if p is not None else None
             rows.append((name, i, p, rating, error))
@@ -107,16 +108,16 @@ def rate_command(
             elif not many:
                 assert p is not None and rating is not None
                 typer.echo(single_report(p, rating))
-        if console is not None:
-            console.print(table(rows))
-            console.print(totals(rows), markup=False)
+        if screen is not None:
+            screen.print(table(rows, painted))
+            screen.print(totals(rows), markup=False)
     errors = any(r[4] for r in rows)
     timeouts = any(r[3] is not None and r[3].verdict == "UNKNOWN" for r in rows)
     raise typer.Exit(EXIT_BAD_INPUT if errors else EXIT_TIMEOUT if timeouts else EXIT_SOLVED)
 
 
 def single_report(p: Puzzle, r: Rating) -> str:
-    name = p.title or "untitled"
+    name = one_line(p.title) or "untitled"
     lines = [
         f"{name} ({_size(p)}): {r.summary}",
         f"  verdict {r.verdict}; steps {r.steps} (line {r.line_steps}, probe {r.probes}); "
@@ -129,7 +130,8 @@ def single_report(p: Puzzle, r: Rating) -> str:
     return "\n".join(lines)
 
 
-def table(rows):
+def table(rows, painted: bool = False):
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(show_lines=False, header_style="bold")
@@ -144,15 +146,17 @@ def table(rows):
         if r is None or p is None:
             t.add_row(short, str(i), error or "", "", "[red]ERROR[/red]", "", "", "", "", "", "")
             continue
-        verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if stdout_is_terminal() else r.verdict
+        verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if painted else r.verdict
         per = ",".join(str(g) for g in r.guesses_per_solution) + ("" if r.exhaustive or not r.guesses_per_solution
                                                                    else "+")
-        t.add_row(short, str(i), p.title, _size(p), verdict, str(r.steps), str(r.probes), str(r.guesses), per,
-                  str(r.depth), f"{r.seconds:.2f}")
+        t.add_row(short, str(i), escape(one_line(p.title)), _size(p), verdict, str(r.steps), str(r.probes),
+                  str(r.guesses), per, str(r.depth), f"{r.seconds:.2f}")
     return t
 
 
 def totals(rows) -> str:
+    from nonocp.analysis.rate import VERDICTS
+
     counts = {v: 0 for v in (*VERDICTS, "ERROR")}
     for _, _, _, r, _ in rows:
         counts["ERROR" if r is None else r.verdict] += 1

@@ -1,97 +1,165 @@
-"""`nonocp show PUZZLE`: what a puzzle file holds: title and credits, size, colours, the clues around
+"""`nonocp show PUZZLE...`: what a puzzle file holds: title and credits, size, colours, the clues around
 the grid, and the goal painted in when the file has one. `--format svg|png` draws the same picture
-(a blank grid to print and solve by hand, or the goal)."""
+(a blank grid to print and solve by hand, or the goal; with several puzzles, `--output pic.svg` writes
+pic-1.svg, pic-2.svg, ...); `--format json` gives the same facts as data, one
+object per puzzle per line (schema `show` in nonocp/cli/schemas.py). Exit 0, or 2 when some input could
+not be read (the others are still shown)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import (
-    choose,
-    fail,
-    guarded,
-    load_puzzles,
-    same_file,
-    stdout_is_terminal,
-    terminal_console,
-    write_output,
+from nonocp.cli.common import fail, guarded, numbered, stdout_is_terminal, write_output
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
+from nonocp.cli.options import (
+    CellSizeOpt,
+    ColorOpt,
+    ForceOpt,
+    FromOpt,
+    OutputOpt,
+    PuzzlesArg,
+    console,
+    format_option,
+    wants_color,
 )
 from nonocp.core.puzzle import Puzzle
+from nonocp.core.text import json_safe, one_line
 
-FORMATS = ("text", "svg", "png")
+FORMATS = ("text", "json", "svg", "png")
+PICTURES = ("svg", "png")
 
 
-def describe(puzzle: Puzzle, index: int, count: int) -> str:
-    """The header lines: title, credits, size and colours."""
+def describe(puzzle: Puzzle, where: str = "", goal_shown: bool = True) -> str:
+    """The header lines: title, credits, size and colours (free text from the file as one printable line
+    each: a title cannot move the cursor or retitle the terminal)."""
     m = puzzle.meta
     lines = []
-    if count > 1:
-        lines.append(f"puzzle {index} of {count}")
-    lines.append(f"title: {m.title or '(untitled)'}")
-    for label, value in (("author", m.author), ("copyright", m.copyright), ("license", m.license),
-                         ("source", m.source)):
-        if value:
-            lines.append(f"{label}: {value}")
+    if where:
+        lines.append(one_line(where))
+    lines.append(f"title: {one_line(m.title) or '(untitled)'}")
+    for key, value in credits(puzzle).items():
+        lines.append(f"{key}: {one_line(value)}")
     lines.append(f"size: {puzzle.width}x{puzzle.height}")
-    if puzzle.palette.is_black_and_white:
+    if puzzle.has_counts:
+        named = ", ".join(f"{c.symbol}={one_line(c.name)}" for c in puzzle.palette.colors)
+        lines.append(f"colours: {len(puzzle.palette)} ({named}); count-and-contiguity clues (* = all in a row)")
+    elif puzzle.palette.is_black_and_white:
         lines.append("colours: black and white")
     else:
-        named = ", ".join(f"{c.symbol}={c.name} {c.rgb}" for c in puzzle.palette.colors[1:])
+        named = ", ".join(f"{c.symbol}={one_line(c.name)} {c.rgb}" for c in puzzle.palette.colors[1:])
         lines.append(f"colours: {len(puzzle.palette) - 1} ({named}; background {puzzle.palette[0].rgb})")
-    lines.append("goal: " + ("shown below" if m.goal is not None else "none in the file"))
+    if m.goal is None:
+        lines.append("goal: none in the file")
+    else:
+        lines.append("goal: shown below" if goal_shown else "goal: in the file, not shown (--no-goal)")
     mismatch = puzzle.count_mismatch()
     if mismatch is not None:
         lines.append(f"no solution: {mismatch}")
     return "\n".join(lines) + "\n"
 
 
+def credits(puzzle: Puzzle) -> dict[str, str]:
+    m = puzzle.meta
+    pairs = (("author", m.author), ("copyright", m.copyright), ("license", m.license), ("source", m.source))
+    return {k: v for k, v in pairs if v}
+
+
+def show_json(puzzle: Puzzle, goal_shown: bool) -> dict[str, Any]:
+    """The `--format json` object of one puzzle (schema `show`)."""
+    from nonocp.render import clue_tokens
+
+    p = puzzle
+    return {
+        "title": p.title,
+        **{k: credits(p).get(k, "") for k in ("author", "copyright", "license", "source")},
+        "width": p.width,
+        "height": p.height,
+        "colors": {c.symbol: c.rgb for c in p.palette.colors},
+        "color_names": {c.symbol: c.name for c in p.palette.colors},
+        "rows": [clue_tokens(c, p.palette) for c in p.rows],
+        "cols": [clue_tokens(c, p.palette) for c in p.cols],
+        "goal": p.meta.goal.to_strings(p.palette) if goal_shown and p.meta.goal is not None else None,
+        "has_goal": p.meta.goal is not None,
+        "no_solution": p.count_mismatch(),
+    }
+
+
+GoalOpt = Annotated[bool, typer.Option("--goal/--no-goal", help="Paint the file's goal into the grid.")]
+FormatOpt = Annotated[str, format_option(FORMATS, "svg and png: a picture to print")]
+
+
 def show_command(
-    puzzle: Annotated[str, typer.Argument(help="Puzzle file.", show_default=False)],
-    from_fmt: Annotated[str | None, typer.Option("--from", help="Input format (default: from the name).")] = None,
-    goal: Annotated[bool, typer.Option("--goal/--no-goal", help="Paint the file's goal into the grid.")] = True,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, svg or png.")] = "text",
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    puzzles: PuzzlesArg,
+    from_fmt: FromOpt = None,
+    goal: GoalOpt = True,
+    fmt: FormatOpt = "text",
+    output: OutputOpt = None,
+    color: ColorOpt = "auto",
+    cell_size: CellSizeOpt = 20,
+    force: ForceOpt = False,
 ) -> None:
-    """Show the clues of every puzzle in PUZZLE (and its goal, if the file has one)."""
+    """Show the clues of every puzzle in the files (and the goal, if the file has one)."""
     from nonocp.render import render_png, render_rich, render_svg, render_text
 
-    fmt = choose(fmt, FORMATS, "--format")
+    codes: list[int] = []
     with guarded():
-        if output is not None and same_file(output, puzzle):
-            fail(f"{output}: refusing to overwrite the input file; choose another output")
-        puzzles = load_puzzles(puzzle, from_fmt)
-        if fmt != "text":
-            if len(puzzles) > 1:
-                fail(f"{puzzle}: holds {len(puzzles)} puzzles; {fmt} shows one (split the file first)")
-            p = puzzles[0]
-            data = (render_svg if fmt == "svg" else render_png)(p, p.meta.goal if goal else None)
-            if output is None:
-                if fmt == "png" and stdout_is_terminal():
-                    fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
-                typer.echo(data, nl=False)
-            else:
-                write_output(output, data, inputs=[puzzle])
-            return
-        painted = output is None and stdout_is_terminal()
-        console = terminal_console() if painted else None
+        paths = expand(puzzles)
+        refuse_overwriting(output, paths)
+        if fmt in PICTURES and output is None:
+            if fmt == "png" and stdout_is_terminal():
+                fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
+            if len(paths) > 1:
+                fail(f"{len(paths)} files: {fmt} needs --output FILE (one picture per puzzle)")
+        painted = fmt == "text" and output is None and wants_color(color)
+        screen = console(color) if painted else None
+        several = len(paths) > 1
         parts: list[str] = []
-        for i, p in enumerate(puzzles, 1):
-            grid = p.meta.goal if goal else None
-            if i > 1:
-                parts.append("\n")
-            parts.append(describe(p, i, len(puzzles)))
-            if console is not None:
-                console.print("".join(parts), end="", markup=False)
-                console.print(render_rich(p, grid), end="")
+        first = True
+        pictures = 0
+        for item in read_inputs(paths, from_fmt):
+            if item.error is not None:
+                codes.append(report_error(item))
+                continue
+            if fmt in PICTURES:
+                if output is None and len(item.puzzles) > 1:
+                    fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one picture "
+                         "per puzzle)")
+                for p in item.puzzles:
+                    data = (render_svg if fmt == "svg" else render_png)(p, p.meta.goal if goal else None,
+                                                                        cell=cell_size)
+                    pictures += 1
+                    if output is None:
+                        typer.echo(data, nl=False)
+                    else:  # one file per puzzle when there are several, as `solve` does: out-1.svg, out-2.svg
+                        numbered_files = several or len(item.puzzles) > 1
+                        write_output(numbered(output, pictures) if numbered_files else output, data, inputs=paths,
+                                     force=force)
+                continue
+            for i, p in enumerate(item.puzzles, 1):
+                if fmt == "json":
+                    doc = {"file": item.name, "index": i, **show_json(p, goal)}
+                    parts.append(json_safe(json.dumps(doc, ensure_ascii=False)) + "\n")
+                    continue
+                grid = p.meta.goal if goal else None
+                if not first:
+                    parts.append("\n")
+                first = False
+                parts.append(describe(p, label(item, i, several), goal_shown=goal))
+                if screen is not None:
+                    screen.print("".join(parts), end="", markup=False)
+                    screen.print(render_rich(p, grid), end="")
+                    parts.clear()
+                else:
+                    parts.append(render_text(p, grid))
+            if output is None and parts:
+                typer.echo("".join(parts), nl=False)
                 parts.clear()
-            else:
-                parts.append(render_text(p, grid))
-        if output is not None:
-            write_output(output, "".join(parts), inputs=[puzzle])
-        elif parts:
-            typer.echo("".join(parts), nl=False)
+        if output is not None and fmt not in PICTURES and parts:
+            write_output(output, "".join(parts), inputs=paths, force=force)
+    raise typer.Exit(most_serious(codes))
 
 
 def register(app: typer.Typer) -> None:

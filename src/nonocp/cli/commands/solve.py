@@ -1,13 +1,18 @@
-"""`nonocp solve PUZZLE`: solve every puzzle in a file and show the answer.
+"""`nonocp solve PUZZLE...`: solve every puzzle in the files (folders, `-` for standard input) and show the answer.
 
-Output formats (`--format`): `text` (the grid with its clues; in colour on a terminal), `json` (one
-object per puzzle per line, the contract in DESIGN.md), `non` (the puzzle with the solution as its
-`goal`), `svg` and `png` (pictures). Exit code: 0 when every puzzle got a solution, 1 when some
-puzzle has none (proven), 3 when the time ran out on some puzzle (this wins over 1), 2 on bad input.
+Output formats (`--format`): `text` (the verdict and the grid with its clues; in colour on a terminal),
+`json` (one object per puzzle per line; schema `solve` in nonocp/cli/schemas.py), `non` (the puzzles
+with the solution as their `goal`), `svg` and `png` (pictures). Exit code: 0 when every puzzle got a
+solution, 1 when some puzzle has none (proven), 3 when the time ran out on some puzzle (this wins over 1),
+2 on bad input (this wins over everything: the other files are still solved). "The time ran out" includes
+a search the time limit cut short of what was asked: `--all --timeout 5` that found 7,000 solutions of
+many more is `multiple` (proven) but not complete, so it exits 3 and its JSON says `"exhaustive": false,
+"stopped": "timeout"`. Ctrl-C: "interrupted", exit 130, the solver children killed; SIGTERM ends the
+process at once and its solver children with it (engines/forked.py).
 
-`--backbone` also finds which cells are the same in every solution (nonocp.analysis.backbone): text and pictures
-show those cells and mark the others `?`; JSON gets a `"backbone"` object beside the usual fields. A
-backbone not decided in time counts as a timeout (exit 3).
+`--backbone` also finds which cells are the same in every solution (nonocp.analysis.backbone): text and
+pictures show those cells and mark the others (`?` in text, checkered in pictures); JSON gets a
+`"backbone"` object beside the usual fields. A backbone not decided in time counts as a timeout (exit 3).
 """
 
 from __future__ import annotations
@@ -21,20 +26,35 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from nonocp.cli.common import (
+    EXIT_BAD_INPUT,
     EXIT_NO_SOLUTION,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
-    choose,
     fail,
     guarded,
-    load_puzzles,
-    same_file,
+    numbered,
     stdout_is_terminal,
-    terminal_console,
     write_output,
+)
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
+from nonocp.cli.options import (
+    AllOpt,
+    BackendOpt,
+    CellSizeOpt,
+    ColorOpt,
+    ForceOpt,
+    FromOpt,
+    OutputOpt,
+    PuzzlesArg,
+    TimeoutOpt,
+    console,
+    format_option,
+    max_solutions_option,
+    wants_color,
 )
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status
+from nonocp.core.text import json_safe, one_line
 from nonocp.engines import DEFAULT_BACKEND
 
 if TYPE_CHECKING:
@@ -55,15 +75,39 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def result_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
-    """The `--format json` object of DESIGN.md."""
-    return {
+    """The `--format json` object (schema `solve` in nonocp/cli/schemas.py; DESIGN.md's contract plus
+    `decided_by`, `exhaustive`, `stopped` and `count`). `stopped`: why the search ended ("exhausted",
+    "limit": the number of solutions asked for was reached, "timeout": the time limit cut it short)."""
+    doc = {
         "puzzle": puzzle_json(puzzle),
         "backend": result.backend,
+        "decided_by": decided_by(result),
         "status": str(result.status),
+        "exhaustive": result.exhausted,
+        "stopped": result.stop,
+        # an exhausted search listed every solution: their number is the puzzle's exact count
+        "count": len(result.solutions) if result.exhausted else None,
         "solutions": [g.to_strings(puzzle.palette) for g in result.solutions],
         "seconds": round(result.seconds, 4),
         "stats": result.stats,
     }
+    if result.proof is not None:
+        doc["proof"] = {"cnf": result.proof.cnf_path, "proof": result.proof.proof_path, "format": result.proof.format}
+    return doc
+
+
+def decided_by(result: SolveResult) -> str:
+    """Which engine (or stage of the hybrid) reached the verdict: `native line logic`, `native + cadical195`."""
+    if result.stats.get("proof") == "counting":
+        return "counting (row and column totals differ)"
+    said = result.stats.get("decided_by")
+    return str(said) if said else result.backend
+
+
+def exit_status(result: SolveResult) -> Status:
+    """The status the exit code is made of: a search the time limit cut short counts as a timeout, even
+    with a proven verdict (`--all` stopped after 7,000 of 20! solutions is `multiple`, not complete)."""
+    return Status.TIMEOUT if not result.complete else result.status
 
 
 def exit_code(statuses: Sequence[Status]) -> int:
@@ -75,28 +119,40 @@ def exit_code(statuses: Sequence[Status]) -> int:
     return EXIT_SOLVED
 
 
-def summary(puzzle: Puzzle, result: SolveResult, index: int, count: int) -> str:
-    """One line saying which puzzle, its verdict, the engine and the time."""
-    name = puzzle.title or "untitled"
-    where = f"puzzle {index} of {count}: " if count > 1 else ""
+def engine_label(result: SolveResult) -> str:
+    """`auto: native line logic`, `auto: native + cadical195`, or the engine alone when it did everything."""
+    by = decided_by(result)
+    if by == result.backend:
+        return by
+    return f"{result.backend.partition(':')[0]}: {by}"
+
+
+def summary(puzzle: Puzzle, result: SolveResult, where: str = "") -> str:
+    """One line saying which puzzle, its verdict, the engine that decided and the time."""
+    name = one_line(puzzle.title) or "untitled"
     n = len(result.solutions)
+    several = f"several solutions ({n} shown)" if result.complete else \
+        f"several solutions, at least {n} (time limit reached before the enumeration finished)"
     verdict = {
         Status.UNIQUE: "unique solution",
-        Status.MULTIPLE: f"several solutions ({n} shown)",
+        Status.MULTIPLE: f"exactly {n} solutions (all shown)" if result.exhausted else several,
         Status.NONE: "no solution",
         Status.SOLVED: "solved (uniqueness not checked)",
         Status.TIMEOUT: f"time limit reached ({n} solution{'s' if n != 1 else ''} found)",
     }[result.status]
     size = f"{puzzle.width}x{puzzle.height}"
-    if not puzzle.palette.is_black_and_white:
+    if puzzle.has_counts:
+        size += f", {len(puzzle.palette)} colours, count clues"
+    elif not puzzle.palette.is_black_and_white:
         size += f", {len(puzzle.palette) - 1} colours"
-    return f"{where}{name} ({size}): {verdict} [{result.backend}, {result.seconds:.3f} s]"
+    prefix = f"{one_line(where)}: " if where else ""
+    return f"{prefix}{name} ({size}): {verdict} [{engine_label(result)}, {result.seconds:.3f} s]"
 
 
-def text_report(puzzle: Puzzle, result: SolveResult, index: int, count: int, bb: Backbone | None = None) -> str:
+def text_report(puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbone | None = None) -> str:
     from nonocp.render import render_text
 
-    parts = [summary(puzzle, result, index, count) + "\n"]
+    parts = [summary(puzzle, result, where) + "\n"]
     if bb is not None:
         parts.append(backbone_summary(bb) + "\n")
         grid, marked = backbone_view(bb)
@@ -111,11 +167,11 @@ def text_report(puzzle: Puzzle, result: SolveResult, index: int, count: int, bb:
 
 
 def print_rich_report(
-    console, puzzle: Puzzle, result: SolveResult, index: int, count: int, bb: Backbone | None = None
+    console, puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbone | None = None
 ) -> None:
     from nonocp.render import render_rich
 
-    console.print(summary(puzzle, result, index, count), markup=False)
+    console.print(summary(puzzle, result, where), markup=False)
     if bb is not None:
         console.print(backbone_summary(bb), markup=False)
         grid, marked = backbone_view(bb)
@@ -135,13 +191,13 @@ def with_solution(puzzle: Puzzle, result: SolveResult) -> Puzzle:
     return dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, goal=result.solutions[0]))
 
 
-def picture(puzzle: Puzzle, result: SolveResult, fmt: str, bb: Backbone | None = None) -> str | bytes:
+def picture(puzzle: Puzzle, result: SolveResult, fmt: str, bb: Backbone | None = None, cell: int = 20) -> str | bytes:
     from nonocp.render import render_png, render_svg
 
     render = render_svg if fmt == "svg" else render_png
     if bb is not None:
-        return render(puzzle, *backbone_view(bb))
-    return render(puzzle, result.solution)
+        return render(puzzle, *backbone_view(bb), cell=cell)
+    return render(puzzle, result.solution, cell=cell)
 
 
 # --- --backbone -------------------------------------------------------------------------------------
@@ -200,31 +256,33 @@ def backbone_summary(bb: Backbone) -> str:
     return line
 
 
-def numbered(path: str, index: int) -> str:
-    """`out.svg` -> `out-3.svg`: one picture file per puzzle of a bundle."""
-    stem, ext = os.path.splitext(path)
-    return f"{stem}-{index}{ext}"
+def proof_note(result: SolveResult, proof_dir: str) -> str:
+    """Where `--proof` wrote the certificate of this answer, or why there is none."""
+    if result.proof is not None:
+        files = [f for f in (result.proof.cnf_path, result.proof.proof_path) if f]
+        return f"proof: wrote {' and '.join(files)} ({result.proof.format.upper()} refutation of the CNF)"
+    if result.status is Status.MULTIPLE and not result.exhausted:
+        why = "the search stopped at the solutions asked for: nothing was refuted"
+    elif result.status is Status.TIMEOUT:
+        why = "the time ran out before a refutation"
+    else:
+        why = f"decided by {decided_by(result)}, which writes no certificate"
+    return f"proof: none written to {proof_dir} ({why})"
 
 
-# The options, spelled once here so that the signature below stays readable.
-PuzzleArg = Annotated[str, typer.Argument(help="Puzzle file (.non, .nonpack, webpbn XML, ...).", show_default=False)]
-BackendOpt = Annotated[
-    str, typer.Option("--backend", "-b", help="Engine: native, cpsat, sat, auto, or a variant like sat:glucose4.")
+# The options only solve has (the shared ones are in nonocp/cli/options.py).
+FORMATS = ("text", "json", "non", "svg", "png")
+PICTURES = ("svg", "png")
+FormatOpt = Annotated[str, format_option(FORMATS, "non: the puzzle with its solution as goal")]
+MaxOpt = Annotated[int | None, max_solutions_option()]
+SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help="Random seed for engines that use one.")]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", "-w", metavar="N", min=1, help="Threads for engines that use them.")
 ]
-MaxOpt = Annotated[
-    int | None,
-    typer.Option("--max-solutions", "-n", help="Stop after N solutions (default 2: tells unique from multiple)."),
-]
-AllOpt = Annotated[bool, typer.Option("--all", help="Enumerate every solution.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", "-t", help="Time limit per puzzle, seconds.")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Random seed for engines that use one.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Threads for engines that use them.")]
 ProofOpt = Annotated[
-    str | None, typer.Option("--proof", metavar="DIR", help="Write UNSAT certificates (CNF + DRAT) into DIR.")
+    str | None,
+    typer.Option("--proof", metavar="DIR", help="Write UNSAT certificates (CNF + DRAT) into DIR and say where."),
 ]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="text, json, non, svg or png.")]
-OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
-FromOpt = Annotated[str | None, typer.Option("--from", help="Input format when the file name does not say.")]
 EngineOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -236,12 +294,12 @@ EngineOpt = Annotated[
 ]
 BackboneOpt = Annotated[
     bool,
-    typer.Option("--backbone", help="Also show which cells are the same in every solution; mark the others ?."),
+    typer.Option("--backbone", help="Also show which cells are the same in every solution; mark the others."),
 ]
 
 
 def solve_command(
-    puzzle: PuzzleArg,
+    puzzles: PuzzlesArg,
     backend: BackendOpt = DEFAULT_BACKEND,
     max_solutions: MaxOpt = None,
     all_solutions: AllOpt = False,
@@ -254,75 +312,92 @@ def solve_command(
     from_fmt: FromOpt = None,
     backbone: BackboneOpt = False,
     engine_options: EngineOpt = None,
+    color: ColorOpt = "auto",
+    cell_size: CellSizeOpt = 20,
+    force: ForceOpt = False,
 ) -> None:
-    """Solve every puzzle in PUZZLE; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
+    """Solve every puzzle in the files; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
     from nonocp.engines import get_backend
-    from nonocp.engines.contract import parse_engine_options
     from nonocp.engines.solve import solve
 
-    fmt = choose(fmt, FORMATS, "--format")
     if all_solutions and max_solutions is not None:
         fail("--all and --max-solutions cannot be used together")
-    # checked here rather than by typer so that every usage error is one line
-    if max_solutions is not None and max_solutions < 1:
-        fail(f"--max-solutions: {max_solutions} must be at least 1")
-    if timeout is not None and timeout <= 0:
-        fail(f"--timeout: {timeout:g} must be more than 0 seconds")
-    if workers is not None and workers < 1:
-        fail(f"--workers: {workers} must be at least 1")
     if backbone and fmt == "non":
         fail("--backbone: not available with --format non (use text, json, svg or png)")
     limit = None if all_solutions else (max_solutions or 2)
+    codes: list[int] = []
     with guarded():
         # an unknown or missing engine, or an option it does not take, is a usage error before any work
-        extra = parse_engine_options(engine_options or [], get_backend(backend))
+        engine = get_backend(backend)
+        extra: dict[str, Any] = {}
+        if engine_options:
+            from nonocp.engines.contract import parse_engine_options
+
+            extra = parse_engine_options(engine_options, engine)
         if proof is not None:
             extra["proof_dir"] = proof
             os.makedirs(proof, exist_ok=True)
-        puzzles = load_puzzles(puzzle, from_fmt)
+        paths = expand(puzzles)
+        refuse_overwriting(output, paths)  # say so now, not after a long solve
         if fmt == "png" and output is None and stdout_is_terminal():
             fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
-        if fmt in PICTURES and output is None and len(puzzles) > 1:
-            fail(f"{puzzle}: holds {len(puzzles)} puzzles; {fmt} needs --output FILE (one file per puzzle)")
-        if output is not None and same_file(output, puzzle):  # say so now, not after a long solve
-            fail(f"{output}: refusing to overwrite the input file; choose another output")
-        painted = fmt == "text" and output is None and stdout_is_terminal()
-        console = terminal_console() if painted else None
+        if fmt in PICTURES and output is None and len(paths) > 1:
+            fail(f"{len(paths)} files: {fmt} needs --output FILE (one picture per puzzle)")
+        painted = fmt == "text" and output is None and wants_color(color)
+        screen = console(color) if painted else None
 
-        statuses: list[Status] = []
         collected: list[str] = []  # what --output (or a `non` bundle) receives, written once at the end
         solved: list[Puzzle] = []
-        for i, p in enumerate(puzzles, 1):
-            result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
-            bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
-            statuses.append(result.status if bb is None else backbone_status(result, bb))
-            if fmt == "json":
-                doc = result_json(p, result)
-                if bb is not None:
-                    doc["backbone"] = bb.to_json(p)
-                emit(json.dumps(doc, default=str, ensure_ascii=False) + "\n", output, collected)
-            elif fmt == "text":
-                if console is not None:
-                    print_rich_report(console, p, result, i, len(puzzles), bb)
+        pictures = 0
+        several = len(paths) > 1
+        for item in read_inputs(paths, from_fmt):
+            if item.error is not None:
+                codes.append(report_error(item))
+                if fmt == "json":
+                    error = {"file": item.name, "index": 0, "error": item.error}
+                    emit(json_safe(json.dumps(error, ensure_ascii=False)) + "\n", output, collected)
+                continue
+            if fmt in PICTURES and output is None and len(item.puzzles) > 1:
+                fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one file per puzzle)")
+            for i, p in enumerate(item.puzzles, 1):
+                where = label(item, i, several)
+                result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
+                bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
+                status = exit_status(result) if bb is None else backbone_status(result, bb)
+                codes.append(exit_code([status]))
+                if fmt == "json":
+                    doc = {"file": item.name, "index": i, **result_json(p, result)}
+                    if bb is not None:
+                        doc["backbone"] = bb.to_json(p)
+                    emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n", output, collected)
+                elif fmt == "text":
+                    if screen is not None:
+                        print_rich_report(screen, p, result, where, bb)
+                    else:
+                        emit(text_report(p, result, where, bb), output, collected)
+                    if proof is not None:
+                        emit(proof_note(result, proof) + "\n", output, collected)
+                elif fmt == "non":
+                    solved.append(with_solution(p, result))
                 else:
-                    emit(text_report(p, result, i, len(puzzles), bb), output, collected)
-            elif fmt == "non":
-                solved.append(with_solution(p, result))
-            else:
-                data = picture(p, result, fmt, bb)
-                if output is None:
-                    typer.echo(data, nl=False)  # bytes go to the binary stream
-                else:
-                    target = output if len(puzzles) == 1 else numbered(output, i)
-                    write_output(target, data, inputs=[puzzle])
+                    data = picture(p, result, fmt, bb, cell_size)
+                    pictures += 1
+                    if output is None:
+                        typer.echo(data, nl=False)  # bytes go to the binary stream
+                    else:
+                        numbered_files = several or len(item.puzzles) > 1
+                        target = numbered(output, pictures) if numbered_files else output
+                        write_output(target, data, inputs=paths, force=force)
+                if proof is not None and fmt in ("non", *PICTURES):
+                    typer.echo(f"nonocp: {proof_note(result, proof)}", err=True)
 
-        if fmt == "non":
+        if fmt == "non" and solved:
             from nonocp.formats import dumps
 
             emit(dumps(solved[0] if len(solved) == 1 else solved, "non"), output, collected)
-        if output is not None and fmt not in PICTURES:
-            write_output(output, "".join(collected), inputs=[puzzle])
-    raise typer.Exit(exit_code(statuses))
+        if output is not None and fmt not in PICTURES and (collected or EXIT_BAD_INPUT not in codes):
+            write_output(output, "".join(collected), inputs=paths, force=force)
+    raise typer.Exit(most_serious(codes))
 
 
 def emit(text: str, output: str | None, collected: list[str]) -> None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nonocp.core.puzzle import Puzzle
+from nonocp.engines.native import count_line
 from nonocp.engines.native.backend import NativeBackend
 from nonocp.engines.native.engine import Engine, line_event
 from nonocp.engines.native.limits import Timeout
@@ -142,7 +143,7 @@ def deduce_line(puzzle: Puzzle, masks: Sequence[int], line: int) -> LineDeductio
     clue = puzzle.rows[line] if line < H else puzzle.cols[line - H]
     old = line_masks(puzzle, masks, line)
     n = puzzle.width if line < H else H
-    new = solve_line(blocks_of(clue), n, old)
+    new = count_line.solve_line(clue, n, old) if puzzle.has_counts else solve_line(blocks_of(clue), n, old)
     if new is None:
         return Contradiction(line, 0)
     if tuple(new) == tuple(old):

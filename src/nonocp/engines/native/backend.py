@@ -7,8 +7,8 @@ import time
 from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import SolveResult, status_of
-from nonocp.engines.contract import SolveOptions
+from nonocp.core.result import SolveResult, ended_by_time, status_of
+from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
 from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.limits import Timeout
@@ -39,31 +39,45 @@ def state_to_grid(engine: Engine, st: list[int]) -> Grid:
 SEARCHES = ("cdcl", "dfs")
 
 # Probe every cell once at the root before the CDCL search (`extra={"probe": False}` turns it off): probing
-# alone solves Tragic, Petro and Signed, on which CDCL with line-wide explanations alone timed out at 60 s.
+# alone decides puzzles the CDCL search alone takes far longer on (benchmarks/results/native.md, "Root probing").
 ROOT_PROBE = True
 # Root probing's branch scores also seed the CDCL decision order (`extra={"guide": False}` turns it off):
-# fewer conflicts on tournament puzzles and Forever (benchmarks/README.md, "native engine").
+# fewer conflicts on tournament puzzles and Forever (benchmarks/results/native.md, "Root probing").
 
 
-def compiled_choice(name: str) -> bool | None:
-    """The `core` option as new_core's `compiled` argument."""
-    choices = {"auto": None, "c": True, "python": False}
-    if name not in choices:
-        raise BackendUnavailable(f"native: unknown core {name!r} (choose from auto, c, python)")
-    return choices[name]
+# `core`: which implementation runs the search (core.py): c, python (the reference) or auto (the compiled
+# core when it takes the puzzle)
+CORES = {"auto": None, "c": True, "python": False}
 
 
-class NativeBackend:
+class NativeBackend(Backend):
     name = "native"
-    # settable by `nonocp solve --option`; `core` picks the implementation: c, python (the reference) or
-    # auto (the compiled core when it takes the puzzle)
-    OPTIONS = {"probe": bool, "guide": bool, "minimize": bool, "core": str}
+    variants = SEARCHES
+    options = Options(
+        Option("probe", bool, ROOT_PROBE, "probe every cell once at the root before the CDCL search"),
+        Option("guide", bool, True, "root probing's branch scores seed the CDCL decision order"),
+        Option("minimize", bool, True, "shrink each learnt clause's line explanations"),
+        Option("core", tuple(CORES), "auto", "the compiled core (c), the Python reference (python) or auto"),
+    )
+    # no proofs; no solution callback (it answers in this process, with its own deadline checks)
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    stats = Stats(
+        Stat("line_solves", int, "line solver calls (in C or Python)"),
+        Stat("cache_hits", int, "line results taken from the Python core's cache instead"),
+        Stat("probes", int, "cells probed (each colour tried, propagated, undone)"),
+        Stat("probe_passes", int, "sweeps of probing over the grid"),
+        Stat("nodes", int, "search decisions"),
+        Stat("max_depth", int, "deepest decision level"),
+        Stat("conflicts", int, "conflicts of the CDCL search"),
+        Stat("restarts", int, "restarts of the CDCL search"),
+        Stat("seconds", dict, "wall seconds per phase: propagate, search, total"),
+        Stat("core", str, '"c" or "python": which core ran'),
+        always=("line_solves", "conflicts", "seconds", "core"),
+    )
 
     def __init__(self, variant: str = "") -> None:
-        if variant and variant not in SEARCHES:
-            raise BackendUnavailable(f"native: unknown search {variant!r} (choose from {', '.join(SEARCHES)})")
-        self.variant = variant
-        self.search = variant or SEARCHES[0]
+        super().__init__(variant)
+        self.method = variant or SEARCHES[0]
 
     def available(self) -> bool:
         return True
@@ -73,12 +87,13 @@ class NativeBackend:
         """Root probing (unless `extra["probe"]` is False), then CDCL on the core's propagated state; True when
         the search is exhausted."""
         core = engine.core
-        if options.extra.get("probe", ROOT_PROBE):
+        get = NativeBackend.options.get
+        if get(options.extra, "probe", "native"):
             ok, _ = core.probe()
             if not ok:
                 return True  # probing proved there is no solution
-        return cdcl_enumerate(core, limit, found, options.progress, options.extra.get("minimize", True),
-                              options.extra.get("guide", True))
+        return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),
+                              get(options.extra, "guide", "native"))
 
     def version(self) -> str:
         from nonocp.engines.native import core
@@ -87,7 +102,11 @@ class NativeBackend:
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
-        engine = Engine(puzzle, options.deadline(start), compiled_choice(options.extra.get("core", "auto")))
+        compiled = CORES[NativeBackend.options.get(options.extra, "core", "native")]
+        try:
+            engine = Engine(puzzle, options.deadline(start), compiled)
+        except ValueError as e:  # core=c on a puzzle the compiled core does not take
+            raise BackendUnavailable(f"native: {e}") from None
         stats = engine.stats
         found: list[list[int]] = []
         exhausted = False
@@ -104,10 +123,15 @@ class NativeBackend:
             core.set_state(root)
             if core.propagate() < 0:
                 exhausted = True
+            elif not any(engine.unknown_rows(core.state())):
+                # Line logic decided every cell, each line checked by the exact line solver: the one solution.
+                # No search, so none of its per-cell tables (hundreds of MB on a 2000x2000 grid, to find nothing).
+                found.append(core.state())
+                exhausted = True
             else:
                 stats.seconds["propagate"] = time.monotonic() - t
                 phase, t = "search", time.monotonic()
-                if self.search == "dfs":
+                if self.method == "dfs":
                     exhausted = enumerate_solutions(engine, core.state(), limit, found, options.progress)
                 else:
                     exhausted = self._cdcl_search(engine, limit, found, options)
@@ -121,7 +145,8 @@ class NativeBackend:
             status=status_of(len(grids), exhausted, limit, timed_out),
             solutions=grids,
             exhausted=exhausted,
-            backend=f"{self.name}:{self.variant}" if self.variant else self.name,
+            backend=self.label,
             seconds=elapsed,
             stats=engine.stats_dict(),
+            timed_out=ended_by_time(len(grids), exhausted, limit, timed_out),
         )

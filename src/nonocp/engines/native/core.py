@@ -4,7 +4,8 @@ Two implementations of one API, chosen once per puzzle by `new_core`:
 
 * `_core.Core`, compiled from csrc/ by setup.py when a C compiler is there: grids of up to MAX_LENGTH
   cells a side and up to MAX_COLOURS colours (its words are fixed-size bitsets);
-* `reference.PyCore` (reference.py, reference_cdcl.py): any puzzle. It is the specification: the compiled
+* `reference.PyCore` (reference.py, reference_cdcl.py): any puzzle, count-and-contiguity clues included
+  (with count_line.py's line solver). It is the specification: the compiled
   core takes the same steps in the same order, so both give the same answers and the same counts
   (tests/test_core.py). It runs where the compiled core cannot, and everywhere with `NONOCP_PURE_PYTHON=1`.
 
@@ -37,7 +38,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from nonocp.core.puzzle import Puzzle
+from nonocp.core.puzzle import COUNTS, Puzzle
 from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import Blocks, blocks_of
 from nonocp.engines.native.reference import PyCore
@@ -79,7 +80,14 @@ def new_core(blocks: Sequence[Blocks], lengths: Sequence[int], height: int, widt
 
 
 def core_for(puzzle: Puzzle, compiled: bool | None = None) -> Core:
-    """`new_core` for a puzzle's clues."""
+    """`new_core` for a puzzle's clues. Count-and-contiguity clues always get the reference core: the
+    compiled one solves run clues only."""
+    if puzzle.clue_kind == COUNTS:
+        if compiled:
+            raise ValueError("the compiled core takes run clues only, not count-and-contiguity clues")
+        lines = list(puzzle.lines())
+        return PyCore([clue for clue, _ in lines], [n for _, n in lines], puzzle.height, puzzle.width,
+                      len(puzzle.palette), counts=True)
     blocks, lengths = [], []
     for clue, n in puzzle.lines():
         blocks.append(blocks_of(clue))

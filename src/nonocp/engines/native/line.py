@@ -66,9 +66,9 @@ def _schedule(length: int) -> tuple[int, ...]:
 def plan_of(blocks: Blocks) -> Plan:
     """Per clue, computed once: for the forward and the mirrored pass, the steps (length, colour,
     compulsory gap after the block, shift schedule), so the passes do no indexing or comparisons of their
-    own. Measured on 28,884 line solves recorded from probing five survey puzzles: 10.6 us a solve against
-    13.6 before (median of 7 rounds, same process). Callers that solve the same line many times (the
-    engine) keep the plan; `solve_line` looks it up here, in a bounded table keyed by the clue."""
+    own: a line solve is measurably cheaper (benchmarks/results/native.md, "Per-clue plans"). Callers that
+    solve the same line many times (the engine) keep the plan; `solve_line` looks it up here, in a bounded
+    table keyed by the clue."""
     plan = _PLANS.get(blocks)
     if plan is None:
         def steps(bl):
@@ -163,13 +163,9 @@ def solve_planned(plan: Plan, n: int, masks: Sequence[int]) -> tuple[int, ...] |
     return tuple(new)
 
 
-def line_feasible(blocks: Blocks, n: int, masks: Sequence[int]) -> bool:
-    """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.)"""
-    return feasible_planned(plan_of(blocks), n, masks)
-
-
 def feasible_planned(plan: Plan, n: int, masks: Sequence[int]) -> bool:
-    """`line_feasible` with the clue's plan already at hand."""
+    """Has the line some valid placement? (solve_line(...) is not None, at half the cost: one pass.) For a
+    clue's plan (plan_of)."""
     return _forward(plan[0], n, masks) is not None
 
 

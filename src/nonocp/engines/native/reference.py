@@ -20,18 +20,28 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from nonocp.engines.native import count_line, line
 from nonocp.engines.native.limits import Timeout
-from nonocp.engines.native.line import Blocks, feasible_planned, plan_of, solve_planned
+from nonocp.engines.native.line import Blocks
 
-# The cache of line results is dropped when it grows past this many entries (keeps memory bounded on long
-# searches; ~200 bytes an entry). Only this core has one: a compiled line solve costs less than a lookup.
+# The cache of line results is dropped when it grows past CACHE_LIMIT entries or CACHE_BYTES, whichever comes
+# first (keeps memory bounded on long searches). An entry holds two line-long masks in its key and `ncol` in
+# its value, so on long lines an entry is several times what it is on 25-cell lines. Only this core has a
+# cache: a compiled line solve costs less than a lookup.
 CACHE_LIMIT = 400_000
+CACHE_BYTES = 128 << 20
 
 # What a trace callback hears (core.py): a line narrowed, a probed colour refuted, a probed cell's colours agreed.
 TRACE_LINE, TRACE_REFUTE, TRACE_AGREE = 0, 1, 2
 
 Trace = Callable[..., None]
 _MISSING = object()
+
+
+def cache_limit(longest_line: int, ncol: int) -> int:
+    """Entries the line cache may hold for lines up to `longest_line` cells with `ncol` colours."""
+    per_entry = 150 + 2 * ncol * (28 + 4 * (longest_line // 30 + 1))
+    return max(1000, min(CACHE_LIMIT, CACHE_BYTES // per_entry))
 
 
 def branch_score(counts: list[int]) -> int:
@@ -56,12 +66,18 @@ class PyCore:
 
     implementation = "python"
 
-    def __init__(self, blocks: Sequence[Blocks], lengths: Sequence[int], height: int, width: int,
-                 ncol: int) -> None:
+    def __init__(self, blocks: Sequence[Any], lengths: Sequence[int], height: int, width: int,
+                 ncol: int, counts: bool = False) -> None:
+        """`blocks`: per line its run clue as line.py's Blocks, or with `counts` its count-and-contiguity clue
+        (CountClue), solved by count_line.py (the same interface; the compiled core takes run clues only)."""
         self.H, self.W, self.ncol = height, width, ncol
         self.nlines = height + width
         self.lengths = list(lengths)
-        self.plans = [plan_of(b) for b in blocks]
+        solver: Any = count_line if counts else line
+        self.plans = [count_line.plan_of(b, n) for b, n in zip(blocks, lengths, strict=True)] if counts else \
+            [line.plan_of(b) for b in blocks]
+        self._solve_planned, self._feasible_planned = solver.solve_planned, solver.feasible_planned
+        self.cache_limit = cache_limit(max(self.lengths, default=0), ncol)
         # identical (clue, length) pairs share one cache key id
         ids: dict[tuple[Blocks, int], int] = {}
         self.key = [ids.setdefault((b, n), len(ids)) for b, n in zip(blocks, lengths, strict=True)]
@@ -135,8 +151,8 @@ class PyCore:
         cache = self.cache
         res = cache.get(k, _MISSING)
         if res is _MISSING:
-            res = solve_planned(self.plans[ln], self.lengths[ln], old)
-            if len(cache) >= CACHE_LIMIT:
+            res = self._solve_planned(self.plans[ln], self.lengths[ln], old)
+            if len(cache) >= self.cache_limit:
                 cache.clear()
             cache[k] = res
         else:
@@ -152,9 +168,9 @@ class PyCore:
         if res is not _MISSING:
             self.cache_hits += 1
             return res is not None
-        if feasible_planned(self.plans[ln], self.lengths[ln], old):
+        if self._feasible_planned(self.plans[ln], self.lengths[ln], old):
             return True
-        if len(self.cache) >= CACHE_LIMIT:
+        if len(self.cache) >= self.cache_limit:
             self.cache.clear()
         self.cache[k] = None
         return False

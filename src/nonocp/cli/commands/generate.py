@@ -1,0 +1,122 @@
+"""`nonocp generate --size WxH -o DIR`: random puzzles with exactly one solution (proven by two engines)
+at the difficulty asked (LINE, PROBE or BRANCH, as `nonocp rate` counts them), reproducible from the seed.
+
+Each puzzle is written to DIR as `random-WxH-sSEED-N.EXT` (format from `--format`, default `.non`) with
+its picture as goal; one line per puzzle says its difficulty and how many random pictures were tried.
+Existing files are not overwritten unless `--force`. Exit codes: 0 done; 2 bad usage, or no puzzle of
+that difficulty found in the attempts allowed; 3 a puzzle was not found within `--timeout` seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Annotated
+
+import typer
+
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, write_output
+from nonocp.cli.options import format_option, timeout_option
+
+FORMATS = {"non": ".non", "xml": ".xml", "json": ".json"}
+LEVELS = ("line", "probe", "branch")
+
+
+def _size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*", text)
+    if not m:
+        fail(f"--size {text!r}: write it as WIDTHxHEIGHT, e.g. 20x20")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _level(value: str | None) -> str | None:
+    if value is None:
+        return None
+    v = value.strip().lower()
+    if v not in LEVELS:
+        raise typer.BadParameter(f"{value!r} is not one of LINE, PROBE, BRANCH")
+    return v.upper()
+
+
+OutputDirOpt = Annotated[str, typer.Option("--output", "-o", metavar="DIR", show_default=False,
+                                           help="Folder to write the puzzles into (made if needed).")]
+SizeOpt = Annotated[str, typer.Option("--size", "-s", metavar="WxH", help="Width x height in cells.")]
+ColorsOpt = Annotated[int, typer.Option("--colors", "-c", metavar="K", min=1,
+                                        help="Colours besides the background; 1 is black and white.")]
+DensityOpt = Annotated[float, typer.Option("--density", "-d", metavar="SHARE", min=0.0, max=1.0,
+                                           help="Share of the cells filled in the random picture, 0 to 1.")]
+DifficultyOpt = Annotated[str | None, typer.Option("--difficulty", metavar="LEVEL", callback=_level,
+                                                   help="LINE, PROBE or BRANCH, as `nonocp rate` says (default: "
+                                                        "any unique puzzle).")]
+CountOpt = Annotated[int, typer.Option("--count", "-n", metavar="N", min=1, max=10000, help="How many puzzles.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", min=0,
+                                             help="Random seed (default: a new one, printed).")]
+AttemptsOpt = Annotated[int, typer.Option("--attempts", metavar="N", min=1,
+                                          help="Random pictures to try per puzzle before giving up.")]
+FormatOpt = Annotated[str, format_option(tuple(FORMATS), "the puzzle files' format")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite puzzle files that exist.")]
+TimeoutOpt = Annotated[float | None, timeout_option()]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Report one JSON object per puzzle.")]
+
+
+def generate_command(
+    output: OutputDirOpt,
+    size: SizeOpt = "20x20",
+    colors: ColorsOpt = 1,
+    density: DensityOpt = 0.5,
+    difficulty: DifficultyOpt = None,
+    count: CountOpt = 1,
+    seed: SeedOpt = None,
+    attempts: AttemptsOpt = 200,
+    fmt: FormatOpt = "non",
+    force: ForceOpt = False,
+    timeout: TimeoutOpt = None,
+    json_report: JsonOpt = False,
+) -> None:
+    """Generate random puzzles with exactly one solution, at a difficulty, from a seed."""
+    from nonocp.design import DesignTimeout, generate
+    from nonocp.formats import dumps
+
+    level = difficulty
+    width, height = _size(size)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big") % 1_000_000
+    stem = f"random-{width}x{height}" + (f"-c{colors}" if colors > 1 else "") + f"-s{seed}"
+    with guarded():
+        if os.path.exists(output) and not os.path.isdir(output):
+            fail(f"{output}: exists and is not a folder")
+        names = [os.path.join(output, f"{stem}-{i}{FORMATS[fmt]}") for i in range(1, count + 1)]
+        existing = [n for n in names if os.path.exists(n)]
+        if existing and not force:
+            fail(f"{existing[0]}: exists; choose another folder or seed, or give --force")
+        os.makedirs(output, exist_ok=True)
+        if not json_report:
+            typer.echo(f"seed {seed}: {count} puzzle{'s' if count > 1 else ''} of {width}x{height}, "
+                       f"{'black and white' if colors == 1 else f'{colors} colours'}, density {density:g}, "
+                       f"{level or 'any difficulty'}")
+        written = 0
+
+        def save(found) -> None:
+            nonlocal written
+            path = names[written]
+            write_output(path, dumps(found.puzzle, fmt))
+            written += 1
+            if json_report:
+                typer.echo(json.dumps({"file": path, **found.as_dict()}, ensure_ascii=False))
+            else:
+                tried = f", {found.attempts} pictures tried" if found.attempts > 1 else ""
+                typer.echo(f"{path}: {found.difficulty}, {found.changes} cells changed{tried}, "
+                           f"{found.seconds:.2f} s")
+
+        try:
+            generate(width, height, colors=colors, density=density, difficulty=level,
+                     count=count, seed=seed, max_attempts=attempts, time_limit=timeout, progress=save)
+        except DesignTimeout as e:
+            typer.echo(f"nonocp: {e}", err=True)
+            raise typer.Exit(EXIT_TIMEOUT) from None
+    raise typer.Exit(EXIT_SOLVED if written == count else EXIT_BAD_INPUT)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("generate")(generate_command)

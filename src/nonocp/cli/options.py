@@ -1,0 +1,215 @@
+"""The options the commands share, declared once: the same names, short forms, metavars, defaults and
+validation in every command. A command uses them as parameter types:
+
+    def solve_command(puzzles: PuzzlesArg, timeout: TimeoutOpt = None, fmt: FormatOpt = "text", ...):
+
+and a command-specific choice (the formats it writes) goes through the small factories below
+(`format_option(...)`). Values are checked while arguments are parsed, so a bad one is a one-line usage
+error (exit 2) before any file is read.
+
+Engine names in help texts come from the engine registry (nonocp.engines), never from a list here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import typer
+
+from nonocp.cli.parsing import HIDDEN_ALIASES
+
+
+def engine_names() -> list[str]:
+    """Every registered engine, in the registry's order."""
+    from nonocp.engines import names
+
+    return names()
+
+
+# --- inputs -----------------------------------------------------------------------------------------
+
+PuzzlesArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="PUZZLE...", show_default=False,
+        help="Puzzle files, folders (searched recursively for puzzle files) or - for standard input.",
+    ),
+]
+
+
+def _from_format(value: str | None) -> str | None:
+    return None if value is None else value.strip().lower() or None
+
+
+FromOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--from", metavar="FORMAT", callback=_from_format,
+        help="Input format (non, xml, json, g, nin, picture, pbm, ...); default: from the file name, else "
+        "from the content.",
+    ),
+]
+
+
+# --- engines ----------------------------------------------------------------------------------------
+
+def _engine_help() -> str:
+    from nonocp.engines import engine_help  # the registry's own sentence, naming the default
+
+    return engine_help()
+
+
+BackendOpt = Annotated[
+    str, typer.Option("--backend", "-b", metavar="ENGINE", show_default=False, help=_engine_help())
+]
+
+
+def split_engines(specs: Sequence[str] | None, default: Sequence[str]) -> tuple[str, ...]:
+    """`["native,sat", "cpsat"]` -> ("native", "sat", "cpsat"): comma-separated, repeatable, duplicates
+    dropped, order kept; `default` when none is given."""
+    if not specs:
+        return tuple(default)
+    names = [n.strip() for spec in specs for n in spec.split(",")]
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def _engines(value: list[str] | None) -> list[str] | None:
+    if value is not None and not split_engines(value, ()):
+        raise typer.BadParameter("give at least one engine name")
+    return value
+
+
+HIDDEN_ALIASES.add("--backends")  # check's old spelling, kept working for scripts
+
+
+def backends_option(default: str) -> Any:
+    """`--backend` for commands that run several engines: comma-separated or repeated."""
+    return typer.Option(
+        "--backend", "-b", "--backends", metavar="ENGINE,...", callback=_engines, show_default=False,
+        help=f"Engines to run, comma-separated or repeated: {', '.join(engine_names())}, or variants such as "
+        f"sat:glucose4 (default: {default}).",
+    )
+
+
+# --- limits -----------------------------------------------------------------------------------------
+
+
+def _timeout(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if value < 0:
+        raise typer.BadParameter(f"{value:g} is negative; give seconds, or 0 for no limit")
+    return value or None  # 0 = no limit
+
+
+def timeout_option(default: float | None = None) -> Any:
+    """`--timeout/-t SECONDS`; 0 means no limit. `default` is only for the help text (the parameter's own
+    default is what applies)."""
+    shown = "no limit" if default is None else f"{default:g}"
+    return typer.Option("--timeout", "-t", metavar="SECONDS", callback=_timeout, show_default=False,
+                        help=f"Time limit per puzzle, in seconds; 0 = no limit (default: {shown}).")
+
+
+TimeoutOpt = Annotated[float | None, timeout_option()]
+
+
+def max_solutions_option(least: int = 1) -> Any:
+    def check(value: int | None) -> int | None:
+        if value is not None and value < least:
+            raise typer.BadParameter(f"{value} is less than {least}")
+        return value
+
+    return typer.Option(
+        "--max-solutions", "-n", metavar="N", callback=check, show_default=False,
+        help="Stop after N solutions (default 2: enough to tell unique from multiple)"
+        + ("." if least < 2 else f"; at least {least}."),
+    )
+
+
+AllOpt = Annotated[bool, typer.Option("--all", help="Enumerate every solution.")]
+
+
+# --- outputs ----------------------------------------------------------------------------------------
+
+
+def format_option(choices: Sequence[str], what: str = "") -> Any:
+    """`--format/-f` with this command's choices (the first is the default)."""
+    allowed = tuple(choices)
+
+    def check(value: str) -> str:
+        v = (value or "").strip().lower()
+        if v not in allowed:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}")
+        return v
+
+    text = f"Output: {', '.join(allowed)} (default: {allowed[0]})" + (f"; {what}" if what else "") + "."
+    return typer.Option("--format", "-f", metavar="FORMAT", callback=check, help=text, show_default=False)
+
+
+OutputOpt = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="FILE", help="Write to FILE instead of standard output."),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Let --output replace a read-only file (never an input).")]
+
+COLOR_CHOICES = ("auto", "always", "never")
+
+
+def _color(value: str) -> str:
+    v = (value or "").strip().lower()
+    if v not in COLOR_CHOICES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(COLOR_CHOICES)}")
+    return v
+
+
+HIDDEN_ALIASES.add("--colour")
+
+ColorOpt = Annotated[
+    str,
+    typer.Option(
+        "--color", "--colour", metavar="WHEN", callback=_color,
+        help="Colour in terminal output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, "
+        "never.",
+    ),
+]
+
+
+def _cell_size(value: int) -> int:
+    if not 4 <= value <= 200:
+        raise typer.BadParameter(f"{value} is not between 4 and 200 pixels")
+    return value
+
+
+CellSizeOpt = Annotated[
+    int,
+    typer.Option("--cell-size", metavar="PIXELS", callback=_cell_size, help="Side of a cell in SVG and PNG pictures."),
+]
+
+
+def wants_color(choice: str, stream: Any = None) -> bool:
+    """Whether to paint for `--color choice` on `stream` (stdout by default).
+
+    auto: only for a terminal, and not when NO_COLOR is set (to anything but empty) or TERM is `dumb`."""
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    stream = sys.stdout if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def console(choice: str, stderr: bool = False, width: int | None = None) -> Any:
+    """A rich Console that paints exactly when `wants_color` says so (rich is imported here, on demand)."""
+    from rich.console import Console
+
+    on = wants_color(choice, sys.stderr if stderr else sys.stdout)
+    return Console(stderr=stderr, force_terminal=on, color_system="auto" if on else None, highlight=False,
+                   width=width, no_color=not on)

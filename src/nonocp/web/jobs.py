@@ -1,0 +1,154 @@
+"""The work that runs in a worker process (nonocp.web.workers): solving, backbones, ratings.
+
+Each job takes picklable arguments (a Puzzle and plain values) and returns plain JSON-ready data, so
+nothing but small pickles crosses the process boundary. Engines are imported here, never in the server
+process: the server stays small and responsive, and a worker that overruns can be killed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nonocp.core.puzzle import Puzzle
+
+
+def solve(puzzle: Puzzle, engine: str, max_solutions: int, time_limit: float) -> dict[str, Any]:
+    from nonocp.engines.solve import solve as run
+
+    result = run(puzzle, engine, max_solutions=max_solutions, time_limit=time_limit)
+    return {
+        "status": result.status.value,
+        "exhausted": result.exhausted,
+        "engine": result.backend,
+        "seconds": round(result.seconds, 4),
+        "solutions": [g.to_strings(puzzle.palette) for g in result.solutions],
+        "stats": {k: v for k, v in result.stats.items() if isinstance(v, str | int | float | bool)},
+    }
+
+
+def backbone(puzzle: Puzzle, time_limit: float) -> dict[str, Any]:
+    from nonocp.analysis.backbone import find_backbone
+
+    bb = find_backbone(puzzle, "native", time_limit=time_limit)
+    return {
+        "status": bb.status,
+        "exact": bb.exact,
+        "possible": list(bb.possible),
+        "ambiguous": [[r, c] for r, c in bb.ambiguous],
+        "queries": bb.queries,
+        "seconds": round(bb.seconds, 4),
+    }
+
+
+def rate(puzzle: Puzzle, time_limit: float, max_solutions: int = 2) -> dict[str, Any]:
+    """The rating, walking over up to `max_solutions` solutions (the guesses each one rests on)."""
+    from nonocp.analysis.rate import rate as run
+
+    return run(puzzle, time_limit=time_limit, max_solutions=max_solutions).as_dict()
+
+
+STEP_ACTIONS = ("start", "next", "back", "jump", "examine", "remaining")
+MAX_STEPS_PER_REQUEST = 2000  # a jump (or "next" with a count) takes at most this many steps at once
+RECENT = 40  # steps described in each answer, for the page's log
+
+
+def step(puzzle: Puzzle, state: dict | None, action: str, params: dict[str, Any], time_limit: float) -> dict[str, Any]:
+    """One request of the Step mode: the stepper (nonocp.analysis.stepper) rebuilt from the state the page
+    keeps, the action taken, and the new state with what the page shows (the grid's candidate masks, the
+    steps taken, the current step and the last few, in words)."""
+    import time
+
+    from nonocp.analysis.stepper import Stepper
+
+    deadline = time.monotonic() + time_limit
+    stepper = Stepper(puzzle) if state is None else Stepper.from_state(puzzle, state)
+    stepper.time_limit = time_limit  # each request to the engine for more steps
+    taken: list = []
+    undone = 0
+
+    def forward(until: int) -> None:
+        while len(stepper.steps) < until and time.monotonic() < deadline:
+            got = stepper.step()
+            if not got:
+                break
+            taken.extend(got)
+
+    def backward(until: int) -> None:
+        nonlocal undone
+        while len(stepper.steps) > until and stepper.undo() is not None:
+            undone += 1
+
+    now = len(stepper.steps)
+    if action == "next":
+        forward(now + int(params.get("count", 1)))
+    elif action == "back":
+        backward(now - int(params.get("count", 1)))
+    elif action == "jump":
+        target = int(params["target"])
+        backward(target)
+        forward(target)
+    elif action == "examine":
+        taken = stepper.examine(params["line"])
+    elif action == "remaining":
+        left = max(0.01, deadline - time.monotonic())
+        taken = stepper.remaining_cells(int(params.get("limit", 1000)), time_limit=left)
+    steps = stepper.steps
+    return {
+        "state": stepper.state(),
+        "masks": list(stepper.masks),
+        "position": len(steps),
+        "taken": [_step_words(s, puzzle) for s in taken[-RECENT:]],
+        "taken_count": len(taken),
+        "undone": undone,
+        "current": _step_words(steps[-1], puzzle) if steps else None,
+        "recent": [_step_words(s, puzzle) for s in steps[-RECENT:]],
+        "finished": stepper.finished,
+        "note": stepper.note,
+        "solutions": len(stepper.solutions),
+        "undecided": stepper.undecided,
+        "depth": stepper.depth,
+        "timed_out": time.monotonic() >= deadline,
+    }
+
+
+def _step_words(step_: Any, puzzle: Puzzle) -> dict[str, Any]:
+    from nonocp.analysis.techniques import CATALOGUE
+    from nonocp.render.steps_text import step_text
+
+    out = step_.as_dict()
+    out["text"] = step_text(step_, puzzle)
+    technique = CATALOGUE.get(step_.technique)
+    out["about"] = technique.summary if technique is not None else ""
+    return out
+
+
+def import_image(data: bytes, name: str, width: int | None, height: int | None, colors: int,
+                 background: str) -> dict[str, Any]:
+    """A picture (PNG, JPEG, GIF, BMP, PBM, ...) made into a design by the designer library: decoded here,
+    in a worker, so that a hostile image costs the server nothing."""
+    from nonocp.design import from_image
+    from nonocp.formats.json_format import to_obj
+
+    design = from_image(data, width=width, height=height, colors=colors, background=background, name=name)
+    puzzle = design.puzzle()
+    colours = "black and white" if design.colors == 1 else f"{design.colors} colours"
+    return {"puzzle": to_obj(puzzle), "report": f"{name}: {design.width}x{design.height}, {colours}"}
+
+
+def warm() -> bool:
+    """Nothing: starting it starts the fork server, which imports the engines once for every worker."""
+    return True
+
+
+# job name -> function; the server runs jobs by name (nonocp.web.config.Settings.jobs may replace one)
+JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "step": step, "import_image": import_image, "warm": warm}
+
+
+def preload() -> list[str]:
+    """What the fork server imports once, so that each worker starts with the engines loaded: this module,
+    the analyses, and every engine's module as the registry names it."""
+    from nonocp.engines import BACKENDS
+
+    engines = sorted({target.partition(":")[0] for target in BACKENDS.values()})
+    return [__name__, "nonocp.engines.solve", "nonocp.analysis.backbone", "nonocp.analysis.rate",
+            "nonocp.analysis.stepper", "nonocp.render.steps_text", *engines]

@@ -1,0 +1,312 @@
+// Design: draw with a palette on a grid of any size (within the server's limits); the clues follow the
+// drawing as it changes; a background check (debounced, and cancelled when the drawing changes again)
+// shows the solution count, the cells on which solutions differ (checkered), the rating and the guesses.
+// The page never waits for the check: every request is asynchronous and a newer one aborts the older.
+
+import * as api from "../api.js";
+import { BW_COLORS, goalRows, lineClue, columnValues, rowValues, puzzleOfDrawing, contrast, cellsOfRows } from "../puzzle.js";
+
+const $ = (id) => document.getElementById(id);
+const DEBOUNCE_MS = 250;
+const SYMBOLS = "abcdefghijklmnopqrstuvwxyz";
+
+let app;
+const d = {
+  width: 10,
+  height: 10,
+  colors: BW_COLORS.map((c) => ({ ...c })),
+  cells: new Uint8Array(100),
+  selected: 1,
+  brush: 1, // what the current stroke paints
+  seq: 0, // drawing version: a check's answer counts only for the version it checked
+  editedAt: 0, // performance.now() of the last change
+  timer: 0,
+  controller: null,
+  marks: {},
+  started: false,
+  title: "Design",
+};
+
+function limits() {
+  return app.info ? app.info.limits : { max_side: 200, max_cells: 40000, max_colors: 32 };
+}
+
+// The drawing becomes the page's puzzle (a #d= link), clues and goal from the cells.
+function publish(redraw = true) {
+  app.puzzle = puzzleOfDrawing(d.cells, d.width, d.height, d.colors, d.title);
+  app.isDesign = true;
+  app.changed({ redraw: false });
+  if (redraw) {
+    app.board.show(app.puzzle);
+    app.board.paint(d.cells);
+    app.board.mark(d.marks);
+  }
+  $("design-width").value = d.width;
+  $("design-height").value = d.height;
+  drawPalette();
+}
+
+function paintCell(i, v) {
+  if (d.cells[i] === v) return;
+  d.cells[i] = v;
+  const w = d.width;
+  const r = Math.floor(i / w);
+  const c = i % w;
+  const p = app.puzzle;
+  p.rows[r] = lineClue(rowValues(d.cells, w, r), d.colors);
+  p.columns[c] = lineClue(columnValues(d.cells, w, d.height, c), d.colors);
+  p.goal[r] = goalRows(d.cells.subarray(r * w, (r + 1) * w), w, 1, d.colors)[0];
+  app.board.setCell(i, v);
+  if (!app.board.updateClue("rows", r) || !app.board.updateClue("columns", c)) {
+    app.board.show(p);
+    app.board.paint(d.cells);
+  }
+  edited();
+}
+
+// Something changed: stale marks go, the link follows, the check is scheduled anew.
+function edited() {
+  d.seq += 1;
+  d.editedAt = performance.now();
+  d.marks = {};
+  app.board.mark({});
+  app.solved = null;
+  app.updateLink();
+  $("check-state").textContent = "drawing changed…";
+  clearTimeout(d.timer);
+  if (d.controller) d.controller.abort();
+  d.timer = setTimeout(check, DEBOUNCE_MS);
+}
+
+async function check() {
+  const seq = d.seq;
+  if (d.controller) d.controller.abort();
+  const controller = new AbortController();
+  d.controller = controller;
+  const signal = controller.signal;
+  const channel = `${api.PAGE_ID}/design`;
+  const puzzle = app.request();
+  const verdict = $("check-verdict");
+  const rating = $("check-rating");
+  $("check-state").textContent = "checking…";
+  try {
+    const solved = await api.post("solve", { puzzle, max_solutions: 20, time_limit: 10, channel }, { signal });
+    if (seq !== d.seq) return;
+    const n = solved.solutions.length;
+    verdict.textContent = solved.status === "multiple" ? solved.message.replace(/^multiple: /, "several solutions: ") : solved.message;
+    verdict.className = `verdict ${solved.status === "solved" ? "unique" : solved.status}`;
+    verdict.dataset.status = solved.status;
+    verdict.dataset.seq = String(seq);
+    verdict.dataset.ms = String(Math.round(performance.now() - d.editedAt));
+    app.solved = { result: solved, index: 0, roundTrip: 0 };
+    rating.textContent = "";
+    delete rating.dataset.verdict;
+    delete verdict.dataset.ambiguous;
+    if (solved.status === "multiple") {
+      // the cells the solutions found disagree on, at once; every ambiguous cell when the backbone comes
+      d.marks = { checkered: solved.differ.map(([r, c]) => r * d.width + c) };
+      app.board.mark(d.marks);
+    }
+    if (n === 0) {
+      $("check-state").textContent = "";
+      return;
+    }
+    $("check-state").textContent = "rating…";
+    const rated = await api.post("rate", { puzzle, time_limit: 10, max_solutions: 20, channel }, { signal });
+    if (seq !== d.seq) return;
+    rating.textContent = ratingWords(rated);
+    rating.dataset.verdict = rated.verdict;
+    if (solved.status === "multiple") {
+      $("check-state").textContent = "finding every ambiguous cell…";
+      const bb = await api.post("backbone", { puzzle, time_limit: 5, channel }, { signal });
+      if (seq !== d.seq) return;
+      if (bb.ambiguous) {
+        d.marks = { checkered: bb.ambiguous.map(([r, c]) => r * d.width + c) };
+        app.board.mark(d.marks);
+        verdict.dataset.ambiguous = String(bb.ambiguous.length);
+        verdict.textContent += ` · ${bb.ambiguous.length}${bb.exact ? "" : " or more"} ambiguous cells`;
+      }
+    }
+    $("check-state").textContent = `checked in ${Math.round(performance.now() - d.editedAt)} ms after the last change`;
+  } catch (e) {
+    if (api.isAbort(e) || seq !== d.seq) return;
+    $("check-state").textContent = "";
+    app.fail(e);
+  }
+}
+
+function ratingWords(r) {
+  // the summary names the verdict and the guesses on the way to the first solution; the step engine's
+  // walk over the solutions adds the guesses each solution rests on
+  const per = r.guesses_per_solution && r.guesses_per_solution.length && !/guesses per solution/i.test(r.summary)
+    ? ` Guesses per solution: ${r.guesses_per_solution.join(", ")}.`
+    : "";
+  return `${r.summary}${per}`;
+}
+
+function drawPalette() {
+  const box = $("palette");
+  box.replaceChildren();
+  d.colors.forEach((c, k) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "swatch";
+    b.style.background = c.rgb;
+    b.title = k === 0 ? `${c.name} (background: erases)` : c.name;
+    b.setAttribute("aria-pressed", String(k === d.selected));
+    b.dataset.index = String(k);
+    const sym = document.createElement("span");
+    sym.className = "sym";
+    sym.style.color = contrast(c.rgb);
+    sym.textContent = k === 0 ? "bg" : c.symbol;
+    b.appendChild(sym);
+    b.addEventListener("click", () => {
+      d.selected = k;
+      drawPalette();
+    });
+    box.appendChild(b);
+  });
+}
+
+function resize(width, height) {
+  const lim = limits();
+  if (!(width >= 1 && height >= 1)) return app.message("width and height must be at least 1", true);
+  if (width > lim.max_side || height > lim.max_side || width * height > lim.max_cells) {
+    return app.message(`this server takes at most ${lim.max_side} per side and ${lim.max_cells} cells`, true);
+  }
+  const cells = new Uint8Array(width * height);
+  for (let r = 0; r < Math.min(height, d.height); r++) {
+    for (let c = 0; c < Math.min(width, d.width); c++) cells[r * width + c] = d.cells[r * d.width + c];
+  }
+  d.width = width;
+  d.height = height;
+  d.cells = cells;
+  publish();
+  edited();
+}
+
+function addColor(rgb) {
+  if (d.colors.length >= limits().max_colors) return app.message(`at most ${limits().max_colors} colours`, true);
+  if (d.colors.some((c) => c.rgb === rgb)) return app.message("that colour is in the palette already", true);
+  const used = new Set(d.colors.map((c) => c.symbol));
+  const symbol = [...SYMBOLS].find((s) => !used.has(s));
+  d.colors = [...d.colors, { name: rgb.slice(1), rgb, symbol }];
+  d.selected = d.colors.length - 1;
+  publish();
+  edited();
+}
+
+export default {
+  name: "design",
+
+  init(a) {
+    app = a;
+    $("design-resize").addEventListener("click", () => resize(Number($("design-width").value), Number($("design-height").value)));
+    $("design-clear").addEventListener("click", () => {
+      d.cells.fill(0);
+      publish();
+      edited();
+    });
+    $("design-invert").addEventListener("click", () => {
+      const target = d.selected || 1;
+      d.cells = d.cells.map((v) => (v === 0 ? target : v === target ? 0 : v));
+      publish();
+      edited();
+    });
+    $("design-use").addEventListener("click", () => {
+      app.switchTo("solve");
+      app.modes.solve.run();
+    });
+    $("add-color").addEventListener("click", () => addColor($("new-color").value.toLowerCase()));
+    $("image-import").addEventListener("click", () => this.importImage());
+  },
+
+  ready(info) {
+    const can = !!(info && info.features && info.features.import_image);
+    $("import-controls").hidden = !can;
+    $("import-unavailable").hidden = can;
+    $("import-unavailable").textContent = "Importing images needs nonocp's designer library (nonocp.design), which this server does not have yet.";
+  },
+
+  reset() {
+    d.started = false;
+    d.marks = {};
+    $("check-verdict").textContent = "";
+    $("check-rating").textContent = "";
+    $("check-state").textContent = "";
+  },
+
+  // A drawing from elsewhere (a #d= link, an imported image): it becomes the design.
+  adopt(puzzle) {
+    app.load(puzzle, { mode: "design", design: true }); // enter() starts the drawing from the goal
+  },
+
+  async enter() {
+    if (!d.started || !app.isDesign) {
+      // start from the page's puzzle: its goal, else a solution (the one on show, or one found now),
+      // else blank in its size
+      const p = app.puzzle;
+      d.started = true;
+      d.title = (p && p.title) || "Design";
+      if (p) {
+        let rows = p.goal || (app.solved && app.solved.result.solutions[app.solved.index]);
+        if (!rows) {
+          $("check-state").textContent = "solving the puzzle to start from its picture…";
+          try {
+            const found = await api.post("solve", { puzzle: app.request(), max_solutions: 1, time_limit: 5 });
+            rows = found.solutions[0];
+          } catch (e) {
+            app.fail(e);
+          }
+          if (app.mode !== "design" || app.puzzle !== p) return;
+        }
+        d.width = p.width;
+        d.height = p.height;
+        d.colors = p.colors.map((c) => ({ ...c }));
+        d.cells = rows ? cellsOfRows(rows, d.colors) : new Uint8Array(p.width * p.height);
+      }
+      d.selected = Math.min(Math.max(d.selected, 1), d.colors.length - 1);
+      publish();
+      edited();
+      return;
+    }
+    app.board.show(app.puzzle);
+    app.board.paint(d.cells);
+    app.board.mark(d.marks);
+    drawPalette();
+    $("design-width").value = d.width;
+    $("design-height").value = d.height;
+  },
+
+  leave() {
+    // a check still running keeps going: its answer is shown when the mode comes back
+  },
+
+  cellDown(i, event) {
+    d.brush = event.button === 2 || d.selected === 0 ? 0 : d.cells[i] === d.selected ? 0 : d.selected;
+    paintCell(i, d.brush);
+  },
+
+  cellEnter(i) {
+    paintCell(i, d.brush);
+  },
+
+  async importImage() {
+    const file = $("image-file").files[0];
+    if (!file) return app.message("choose an image first", true);
+    try {
+      const data = await api.upload("design/import", file, {
+        name: file.name,
+        width: $("image-width").value,
+        colors: $("image-colors").value,
+      });
+      const puzzle = data.puzzle;
+      this.adopt(puzzle);
+      app.message(data.report || "");
+    } catch (e) {
+      app.fail(e);
+    }
+  },
+
+  state: d,
+};

@@ -1,0 +1,271 @@
+"""Worker processes for the server: every job runs in a process of its own, killed if it overruns.
+
+Why a process per job: some engines cannot be interrupted from Python (CaDiCaL and Kissat in pysat), and
+a hostile puzzle can keep any engine busy; a process can always be killed, so each job's time limit is a
+hard one, and the server's own process only parses, routes and waits. Workers are forks of a fork server
+(multiprocessing's "forkserver", never a plain fork of the server, which has threads) that imported the
+engines once, so a job starts in milliseconds and no state survives from one request to the next.
+
+Concurrency: at most `max_running` jobs run at once and `max_waiting` more may queue; past that a request
+is refused at once (Busy, 429) instead of piling up. A job given a `channel` (say, one browser tab's
+design check) kills the job still running or waiting on that channel: only the newest request of a
+channel matters, and the one it replaces is answered Superseded (409). A request whose client goes away
+is cancelled by the caller (the awaiting task), and the process is killed on the way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing as mp
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from nonocp.core.errors import NonocpError
+from nonocp.web.config import Limits
+
+
+class JobRefused(Exception):
+    """A job that did not run or did not finish for a reason the client should hear (a 4xx answer)."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Busy(JobRefused):
+    status = 429
+
+
+class Superseded(JobRefused):
+    status = 409
+
+
+class Stopping(JobRefused):
+    status = 503
+
+
+class TooBig(JobRefused):
+    status = 422
+
+
+class JobFailed(Exception):
+    """The job raised something that is not the client's fault, or its process died (a 500 answer)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    finished: bool  # False: still running at its limit, and killed
+    value: Any
+    seconds: float
+
+
+def _die_with_parent() -> None:
+    """Have the kernel kill this worker when its parent (the fork server) goes, which it does when the
+    server exits: no solver outlives the server, however the server ended."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | None = None) -> None:
+    """The worker: run fn(*args) and send back ("ok", value), ("bad", message), ("big", message) or
+    ("error", message)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops and kills us
+    _die_with_parent()
+    if memory is not None:
+        try:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        except (ImportError, ValueError, OSError):
+            pass  # no limit to be had here: the grid limits still bound what a request can ask
+    try:
+        reply: tuple = ("ok", fn(*args))
+    except NonocpError as e:  # the puzzle or the options were wrong: the client's to fix
+        reply = ("bad", str(e))
+    except MemoryError:
+        gib = f"{memory / 1024**3:g} GiB" if memory else "the memory it has"
+        reply = ("big", f"the solve needed more memory than a worker may use ({gib})")
+    except BaseException as e:  # noqa: BLE001 - everything goes back to the server, which logs it
+        reply = ("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
+    try:
+        conn.send(reply)
+    finally:
+        conn.close()
+
+
+class Workers:
+    """Runs named jobs (nonocp.web.jobs.JOBS, or replacements) in worker processes; see the module doc."""
+
+    def __init__(self, limits: Limits, jobs: dict[str, Callable[..., Any]], preload: list[str]) -> None:
+        self.limits = limits
+        self.jobs = jobs
+        self.ctx = mp.get_context("forkserver")
+        self.ctx.set_forkserver_preload(preload)
+        self._slots: asyncio.Semaphore | None = None
+        self._pending = 0  # jobs waiting or running
+        self._procs: set[Any] = set()
+        self._channels: dict[str, asyncio.Event] = {}  # channel -> the cancel signal of its newest job
+        self._cancels: set[asyncio.Event] = set()  # every job's cancel signal, for stop_soon()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
+        self.started = 0  # worker processes started (for /api/info and the tests)
+
+    @property
+    def running(self) -> int:
+        return len(self._procs)
+
+    def warm(self) -> None:
+        """Start the fork server and one worker, and wait for it (blocking: call it from a thread)."""
+        conn_r, conn_w = self.ctx.Pipe(duplex=False)
+        proc = self.ctx.Process(target=_child_main, args=(conn_w, self.jobs["warm"], ()), daemon=True)
+        proc.start()
+        conn_w.close()
+        proc.join(600)
+        conn_r.close()
+
+    async def run(self, name: str, args: tuple, time_limit: float, channel: str | None = None) -> Outcome:
+        """Run job `name` with `args`; Outcome(finished=False) when it was still running `time_limit` +
+        kill_grace seconds after it started (it is killed). Raises Busy, Superseded, JobRefused (the job
+        said the input was bad) or JobFailed."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.limits.max_running)
+            self._loop = asyncio.get_running_loop()
+        if self.stopping:
+            raise Stopping("the server is stopping")
+        cancel = asyncio.Event()
+        self._cancels.add(cancel)
+        replaced = None
+        if channel is not None:
+            replaced = self._channels.get(channel)
+            if replaced is not None:
+                replaced.set()
+            self._channels[channel] = cancel
+        try:
+            capacity = self.limits.max_running + self.limits.max_waiting
+            if self._pending - (1 if replaced is not None else 0) >= capacity:
+                raise Busy(f"the server is busy ({self._pending} jobs running or waiting); try again in a moment")
+            self._pending += 1
+            try:
+                await self._acquire(cancel)
+                try:
+                    return await self._run_process(self.jobs[name], args, time_limit, cancel)
+                finally:
+                    self._slots.release()
+            finally:
+                self._pending -= 1
+        finally:
+            self._cancels.discard(cancel)
+            if channel is not None and self._channels.get(channel) is cancel:
+                del self._channels[channel]
+
+    async def _acquire(self, cancel: asyncio.Event) -> None:
+        """Take a slot, unless the channel's cancel signal comes first (Superseded, holding no slot)."""
+        assert self._slots is not None
+        acquire = asyncio.ensure_future(self._slots.acquire())
+        stop = asyncio.ensure_future(cancel.wait())
+        try:
+            await asyncio.wait({acquire, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if cancel.is_set():
+                raise self._why_cancelled()
+        except BaseException:
+            if acquire.done() and not acquire.cancelled():
+                self._slots.release()
+            acquire.cancel()
+            raise
+        finally:
+            stop.cancel()
+
+    async def _run_process(
+        self, fn: Callable[..., Any], args: tuple, time_limit: float, cancel: asyncio.Event
+    ) -> Outcome:
+        conn_r, conn_w = self.ctx.Pipe(duplex=False)
+        proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args, self.limits.worker_memory), daemon=True)
+        start = time.monotonic()
+        try:
+            # start() asks the fork server for a fork: milliseconds once warm() has started the server
+            proc.start()
+            self._procs.add(proc)
+            self.started += 1
+            conn_w.close()
+            ready = await self._wait(conn_r, proc, time_limit + self.limits.kill_grace, cancel)
+            seconds = time.monotonic() - start
+            if cancel.is_set():
+                raise self._why_cancelled()
+            if not ready:
+                return Outcome(False, None, seconds)
+            try:
+                kind, value = conn_r.recv() if conn_r.poll() else ("died", None)
+            except EOFError:  # the pipe closed: the worker ended without a word
+                kind, value = "died", None
+            if kind == "died":
+                proc.join(1)
+                raise JobFailed(f"the worker process died without answering (exit code {proc.exitcode})")
+            if kind == "bad":
+                raise JobRefused(value)
+            if kind == "big":
+                raise TooBig(value)
+            if kind == "error":
+                raise JobFailed(value)
+            return Outcome(True, value, seconds)
+        finally:
+            if proc.pid is not None:
+                if proc.is_alive():
+                    proc.kill()
+                proc.join(5)
+            self._procs.discard(proc)
+            conn_r.close()
+            if not conn_w.closed:
+                conn_w.close()
+
+    @staticmethod
+    async def _wait(conn: Any, proc: Any, timeout: float, cancel: asyncio.Event) -> bool:
+        """True when the worker answered or ended; False at the timeout or when cancelled."""
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        fds = [conn.fileno(), proc.sentinel]
+        for fd in fds:
+            loop.add_reader(fd, ready.set)
+        done_wait = asyncio.ensure_future(ready.wait())
+        stop = asyncio.ensure_future(cancel.wait())
+        try:
+            await asyncio.wait({done_wait, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            done_wait.cancel()
+            stop.cancel()
+            for fd in fds:
+                loop.remove_reader(fd)
+        return ready.is_set() and not cancel.is_set()
+
+    def _why_cancelled(self) -> JobRefused:
+        if self.stopping:
+            return Stopping("the server is stopping")
+        return Superseded("replaced by a newer request on the same channel")
+
+    def stop_soon(self) -> None:
+        """From a signal handler or another thread: refuse new jobs and cancel every running or waiting
+        one (their workers are killed, their requests answered 503), so that the server stops at once."""
+        self.stopping = True
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._cancel_all)
+
+    def _cancel_all(self) -> None:
+        for cancel in list(self._cancels):
+            cancel.set()
+
+    def close(self) -> None:
+        """Kill every worker still running (the server is stopping)."""
+        for proc in list(self._procs):
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+        self._procs.clear()

@@ -1,0 +1,121 @@
+"""The documented Python API: the README's worked example and every docstring example run here, plain data
+clues are accepted, and `import nonocp` stays cheap."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nonocp
+from nonocp.core.errors import InvalidPuzzleError
+from nonocp.core.puzzle import Block, Puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_api_example() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    return code
+
+
+def test_readme_api_example_runs_and_prints_what_its_comments_say(monkeypatch):
+    monkeypatch.chdir(ROOT)  # it loads puzzles/heart.non
+    code = readme_api_example()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md (Python API)", "exec"), {})
+    printed = out.getvalue().splitlines()
+    # every `print(...)  # expected` line of the example printed exactly that
+    expected = [m.group(1).strip() for m in re.finditer(r"^print\(.*\)\s+# (.+)$", code, re.M)
+                if not m.group(1).startswith(("the ", "engine"))]
+    for want in expected:
+        assert want in printed, f"the README says {want!r}; printed {printed}"
+
+
+@pytest.mark.parametrize("module", ["nonocp", "nonocp.core.puzzle", "nonocp.cli.schemas"])
+def test_docstring_examples(module):
+    import importlib
+
+    mod = importlib.import_module(module)
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_every_public_name_is_documented_and_importable():
+    import types
+
+    for name in nonocp.__all__:
+        value = getattr(nonocp, name)
+        if isinstance(value, types.FunctionType) and value.__module__ == "nonocp":
+            assert value.__doc__ and (">>>" in value.__doc__ or name in ("load", "dump")), name
+    assert nonocp.solve.__annotations__ and nonocp.Puzzle.from_clues.__doc__
+
+
+def test_import_nonocp_is_cheap():
+    """`import nonocp` imports no engine, format, analysis or third-party library: those come on first use."""
+    code = ("import sys, nonocp; heavy = [m for m in sys.modules if m.startswith(('nonocp.', 'ortools', 'pysat', "
+            "'rich', 'typer', 'PIL', 'pydantic'))]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_plain_int_clues_are_blocks():
+    p = Puzzle(rows=[[1], [1, 1]], cols=[[1], [0], [2]])
+    assert p.rows == ((Block(1, 1),), (Block(1, 1), Block(1, 1))) and p.cols[1] == ()
+    assert p == Puzzle(((Block(1),), (Block(1), Block(1))), ((Block(1),), (), (Block(2),)))
+    assert str(nonocp.solve(p, "native").status) in ("unique", "multiple", "none")
+
+
+def test_from_clues_colours_by_name_symbol_and_value():
+    p = Puzzle.from_clues(rows=[[(1, "red"), (1, "g")]], cols=[[(1, "red")], [(1, "green")]],
+                          colors={"red": "#E6194B", "green": "#3cb44b"})
+    assert [(c.name, c.rgb, c.symbol) for c in p.palette.colors[1:]] == [("red", "#e6194b", "r"),
+                                                                         ("green", "#3cb44b", "g")]
+    assert p.rows == ((Block(1, 1), Block(1, 2)),)
+    # two colours starting with the same letter get different symbols
+    q = Puzzle.from_clues(rows=[[(1, "gold"), (1, "green")]], cols=[[(1, "gold")], [(1, "green")]],
+                          colors=["gold", "green"])
+    assert len({c.symbol for c in q.palette.colors}) == 3
+    (solution,) = nonocp.solve(q, "native").solutions
+    assert solution.to_strings(q.palette) == [q.palette[1].symbol + q.palette[2].symbol]
+
+
+@pytest.mark.parametrize("rows,cols,colors,needle", [
+    ([[1]], [[1]], ["red", "blue"], "no colour"),
+    ([[(1, "pink")]], [[(1, "pink")]], ["red"], "pink"),
+    ([[1]], [[1]], ["no-such-colour"], "no-such-colour"),
+    ([["x"]], [[1]], None, "not a block"),
+    ("abc", [[1]], None, "rows"),
+    ([[2]], [[1]], None, "row 1"),
+])
+def test_from_clues_errors_name_the_problem(rows, cols, colors, needle):
+    with pytest.raises(InvalidPuzzleError, match=re.escape(needle)):
+        Puzzle.from_clues(rows, cols, colors)
+
+
+def test_loads_guesses_the_format_and_dumps_round_trips():
+    (p,) = nonocp.loads("#.#\n###\n.#.\n")
+    assert p.meta.goal is not None and p.width == 3
+    text = nonocp.dumps(p)
+    (back,) = nonocp.loads(text, "non")
+    assert back.rows == p.rows and back.cols == p.cols
+
+
+def test_api_matches_the_cli_on_a_shipped_puzzle(tmp_path):
+    (heart,) = nonocp.load(str(ROOT / "puzzles" / "heart.non"))
+    r = nonocp.solve(heart, "native")
+    assert r.solutions == (heart.meta.goal,)
+    path = tmp_path / "copy.xml"
+    nonocp.dump(heart, str(path))
+    assert nonocp.load(str(path))[0].rows == heart.rows
+    assert os.path.getsize(path) > 0

@@ -1,0 +1,85 @@
+"""An enumeration the time limit cuts short is not complete, whatever its verdict.
+
+`--all --timeout 5` on a 20x20 puzzle whose clues are all `1` (20! solutions) finds thousands of
+solutions of many more; that must not look like a complete list (exit 0, `multiple`, nothing else). The
+rule (core/result.py): the verdict stays `multiple` (two grids prove it), `SolveResult.stop` says what
+ended the search, the JSON
+carries `"exhaustive"` and `"stopped"`, and the command exits 3 because the time limit, not the search,
+ended it. Every engine, through the real command.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nonocp.core.result import STOP_EXHAUSTED, STOP_LIMIT, STOP_TIMEOUT, SolveResult, Status, ended_by_time
+
+NONOCP = [sys.executable, "-m", "nonocp.cli"]
+ENGINES = ["native", "cpsat", "sat", "auto"]
+
+
+def permutations(tmp_path, n: int) -> str:
+    path = tmp_path / f"perm{n}.non"
+    path.write_text(f"width {n}\nheight {n}\nrows\n" + "1\n" * n + "columns\n" + "1\n" * n)
+    return str(path)
+
+
+def solve(*args: str) -> tuple[int, dict, str]:
+    r = subprocess.run([*NONOCP, "solve", *args, "-f", "json"], capture_output=True, text=True, timeout=300)
+    return r.returncode, json.loads(r.stdout.splitlines()[0]) if r.stdout else {}, r.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_all_cut_by_the_time_limit_is_multiple_but_not_exhaustive_and_exits_3(tmp_path, engine):
+    code, doc, err = solve(permutations(tmp_path, 20), "--all", "--timeout", "0.5", "-b", engine)
+    assert code == 3, err
+    assert doc["status"] == "multiple"
+    assert doc["exhaustive"] is False and doc["stopped"] == "timeout"
+    assert len(doc["solutions"]) >= 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_complete_enumeration_and_a_reached_limit_exit_0(tmp_path, engine):
+    perm4 = permutations(tmp_path, 4)
+    code, doc, err = solve(perm4, "--all", "-b", engine)
+    assert code == 0, err
+    assert (doc["status"], doc["exhaustive"], doc["stopped"], len(doc["solutions"])) == ("multiple", True,
+                                                                                         "exhausted", 24)
+    code, doc, err = solve(perm4, "-n", "5", "-b", engine)
+    assert code == 0, err
+    assert (doc["exhaustive"], doc["stopped"], len(doc["solutions"])) == (False, "limit", 5)
+
+
+def test_text_verdict_says_the_enumeration_is_partial(tmp_path):
+    # sat: the fewest solutions a second, so the report printed is short
+    r = subprocess.run([*NONOCP, "solve", permutations(tmp_path, 20), "--all", "--timeout", "0.3", "-b", "sat"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 3
+    assert "several solutions, at least" in r.stdout.splitlines()[0]
+    assert "time limit reached before the enumeration finished" in r.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(("n", "exhausted", "limit", "clock", "expected"), [
+    (7000, False, None, True, True),  # --all cut by the clock
+    (2, False, 2, True, False),  # the limit was reached as the clock ran out: complete
+    (1, False, 2, True, True),
+    (3, True, None, True, False),  # exhausted wins
+    (0, False, 1, False, False),  # not the clock
+])
+def test_ended_by_time(n, exhausted, limit, clock, expected):
+    assert ended_by_time(n, exhausted, limit, clock) is expected
+
+
+def test_stop_of_a_result():
+    def result(status, exhausted, timed_out=False):
+        return SolveResult(status, (), exhausted, "x", timed_out=timed_out)
+
+    assert result(Status.UNIQUE, True).stop == STOP_EXHAUSTED
+    assert result(Status.MULTIPLE, False).stop == STOP_LIMIT
+    assert result(Status.MULTIPLE, False, True).stop == STOP_TIMEOUT
+    assert not result(Status.MULTIPLE, False, True).complete
+    assert result(Status.TIMEOUT, False).stop == STOP_TIMEOUT  # engines that predate the flag

@@ -1,0 +1,144 @@
+"""Ctrl-C and SIGTERM on every engine, with and without a time limit, sent to real processes.
+
+The one signal story (nonocp.engines.forked): sat and cpsat search in a forked child that ignores Ctrl-C
+in a process group of its own; the command gets KeyboardInterrupt, kills the child, says "interrupted"
+and exits 130. In process, CaDiCaL aborts the whole process on SIGINT (exit 134), Glucose raises its own
+error (a traceback, exit 1) and CP-SAT answers "time limit reached" (exit 3). SIGTERM ends `check` the
+same way (exit 130, as `bench`: batch.signals); `solve` dies of it at once, and a command killed outright
+takes its solver children with it (PR_SET_PDEATHSIG).
+
+The puzzle is a 16x16 permutation puzzle (every clue `1`: 16! solutions) with `--all`: every engine is
+still enumerating when the signal comes, whatever the machine's speed, and no corpus is needed. The
+waits poll for the moment the search has started (a solver child exists); nothing sleeps for seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+NONOCP = [sys.executable, "-m", "nonocp.cli"]
+
+
+@pytest.fixture(scope="module")
+def permutations(tmp_path_factory) -> str:
+    n = 16
+    path = tmp_path_factory.mktemp("sig") / "perm16.non"
+    path.write_text(f"width {n}\nheight {n}\nrows\n" + "1\n" * n + "columns\n" + "1\n" * n)
+    return str(path)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_until(proc: subprocess.Popen, ready) -> None:
+    for _ in range(6000):  # polls, not a time limit: the engines start within a few seconds even when loaded
+        if proc.poll() is not None or ready(proc.pid):
+            return
+        time.sleep(0.02)
+
+
+def interrupt(args: list[str], ready, sig: int = signal.SIGINT) -> tuple[subprocess.CompletedProcess, list[int]]:
+    """Start `nonocp ARGS`, wait until `ready(pid)`, send `sig`; the finished process and the solver children
+    it had when the signal came."""
+    proc = subprocess.Popen([*NONOCP, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_until(proc, ready)
+        assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
+        children = _children(proc.pid)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return subprocess.CompletedProcess(args, proc.returncode, out, err), children
+
+
+def searching_in_a_child(pid: int) -> bool:
+    return bool(_children(pid))
+
+
+def no_child_survives(children: list[int]) -> None:
+    for _ in range(500):
+        if not any(_alive(c) for c in children):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"solver processes left running: {[c for c in children if _alive(c)]}")
+
+
+@pytest.mark.parametrize("engine", [
+    ["-b", "sat"],
+    ["-b", "sat:glucose4"],
+    ["-b", "sat", "--timeout", "600"],
+    ["-b", "auto", "--workers", "1"],
+    ["-b", "auto"],
+    ["-b", "cpsat"],
+    ["-b", "cpsat", "--timeout", "600"],
+])
+def test_ctrl_c_on_engines_that_search_in_a_child(permutations, engine):
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json", *engine], searching_in_a_child)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr == "nonocp: interrupted\n"  # one line: no traceback, no "fatal error", no "time limit"
+    assert r.stdout == ""
+    assert children
+    no_child_survives(children)
+
+
+@pytest.mark.parametrize("timeout", [[], ["--timeout", "600"]])
+def test_ctrl_c_on_the_native_engine(permutations, timeout):
+    """The native engine is Python in the command's own process: KeyboardInterrupt at the next bytecode."""
+    r, _ = interrupt(["solve", permutations, "--all", "-f", "json", "-b", "native", *timeout],
+                     lambda pid: _cpu_seconds(pid) > 1.0)  # past start-up, inside the search
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr and r.stderr in ("", "nonocp: interrupted\n")
+
+
+def test_ctrl_c_on_check(permutations):
+    r, children = interrupt(["check", permutations, "--all", "--backends", "cpsat"], searching_in_a_child)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr.endswith("nonocp: interrupted\n") and "Traceback" not in r.stderr
+    no_child_survives(children)
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat", "auto"])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_solve_takes_the_solver_children_with_it(permutations, engine, sig):
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", engine], searching_in_a_child, sig)
+    assert r.returncode == -sig
+    assert children
+    no_child_survives(children)
+
+
+def test_sigterm_on_check_is_an_interrupt(permutations):
+    r, children = interrupt(["check", permutations, "--all", "--backends", "sat"], searching_in_a_child,
+                            signal.SIGTERM)
+    assert r.returncode == 130 and r.stderr.endswith("nonocp: interrupted\n")
+    no_child_survives(children)

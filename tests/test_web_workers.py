@@ -1,0 +1,124 @@
+"""The worker processes behind `nonocp serve`'s API (nonocp.web.workers), through the test client with jobs
+swapped for ones that misbehave: a hung job killed at its limit while the server keeps answering, the
+concurrency limit, a newer request on a channel replacing the older one, a crash answered 500, a job over
+its memory limit failing alone.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2", reason="starlette's test client needs httpx2 (the test extra)")
+
+from conftest import PUZZLES  # noqa: E402
+from nonocp.web import Limits  # noqa: E402
+from test_web_api import client_for, error_of  # noqa: E402
+
+
+# Jobs the tests put in place of the real ones. They run in the worker processes, which import them from
+# this module by name (the tests folder is on sys.path when the fork server starts).
+def hang(*args):
+    time.sleep(3600)
+
+
+def boom(*args):
+    raise ZeroDivisionError("a bug in a job")
+
+
+def _in_thread(fn):
+    box = {}
+
+    def run():
+        box["value"] = fn()
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, box
+
+
+def _wait_for(predicate, seconds=10.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_hung_solve_is_killed_and_the_server_answers_meanwhile():
+    heart = (PUZZLES / "heart.non").read_text()
+    with client_for(jobs={"backbone": hang}) as c:
+        workers = c.app.state.workers
+        t, box = _in_thread(lambda: c.post("/api/backbone", json={"text": heart, "time_limit": 1.0}))
+        assert _wait_for(lambda: workers.running == 1)
+        pids = [p.pid for p in workers._procs]
+        # while the hung job runs: other requests are answered, a real solve included
+        assert c.get("/api/info").json()["workers"]["running"] == 1
+        assert c.post("/api/solve", json={"text": heart}).json()["status"] == "unique"
+        t.join(10)
+        answer = box["value"].json()
+        assert answer["killed"] and answer["status"] == "timeout"
+        assert workers.running == 0
+        for pid in pids:
+            assert _wait_for(lambda pid=pid: not _alive(pid), 5), f"worker {pid} still alive"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_past_the_concurrency_limit_requests_are_refused_not_queued_for_ever():
+    limits = Limits(max_running=1, max_waiting=1, max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.1)
+    with client_for(jobs={"solve": hang}, limits=limits) as c:
+        body = {"text": (PUZZLES / "dot.non").read_text(), "time_limit": 1.0}
+        first, _ = _in_thread(lambda: c.post("/api/solve", json=body))
+        second, _ = _in_thread(lambda: c.post("/api/solve", json=body))
+        assert _wait_for(lambda: c.app.state.workers._pending == 2)
+        assert "busy" in error_of(c.post("/api/solve", json=body), 429)
+        first.join(10)
+        second.join(10)
+
+
+def test_a_newer_request_on_a_channel_replaces_the_older():
+    with client_for(jobs={"solve": hang}) as c:
+        body = {"text": (PUZZLES / "dot.non").read_text(), "time_limit": 5.0, "channel": "tab/design"}
+        t, box = _in_thread(lambda: c.post("/api/solve", json=body))
+        assert _wait_for(lambda: c.app.state.workers.running == 1)
+        start = time.monotonic()
+        t2, box2 = _in_thread(lambda: c.post("/api/solve", json=dict(body, time_limit=0.2)))
+        t.join(10)
+        assert time.monotonic() - start < 4.0  # well before its own 5 s limit
+        assert "newer request" in error_of(box["value"], 409)
+        t2.join(10)
+        assert box2["value"].json()["killed"]
+
+
+def test_a_job_that_crashes_is_a_500_with_a_message_not_a_traceback():
+    with client_for(jobs={"rate": boom}) as c:
+        message = error_of(c.post("/api/rate", json={"text": (PUZZLES / "dot.non").read_text()}), 500)
+        assert "ZeroDivisionError" in message
+
+
+
+
+def grab_memory(*args):
+    blocks = []
+    while True:
+        blocks.append(bytearray(64 * 1024 * 1024))
+
+
+def test_a_job_that_needs_too_much_memory_fails_alone_with_a_message():
+    limits = Limits(max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.3, worker_memory=512 * 1024**2)
+    with client_for(jobs={"rate": grab_memory}, limits=limits) as c:
+        message = error_of(c.post("/api/rate", json={"text": (PUZZLES / "dot.non").read_text()}), 422)
+        assert "memory" in message and "0.5 GiB" in message
+        assert c.post("/api/solve", json={"text": (PUZZLES / "heart.non").read_text()}).json()["status"] == "unique"
