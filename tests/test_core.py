@@ -272,3 +272,22 @@ def test_count_clues_run_on_the_reference_core():
     assert set(got.solutions) == set(brute_force(puzzle)) and grid in got.solutions
     with pytest.raises(BackendUnavailable, match="run clues only"):
         NativeBackend().solve(puzzle, SolveOptions(extra={"core": "c"}))
+
+
+@needs_c
+@pytest.mark.parametrize("folder,name", [
+    ("free", "webpbn-00023-Test Pattern.txt"), ("free", "webpbn-00436-Old stone face.txt"),
+    ("free", "webpbn-00803-You light up my life.txt"), ("free", "webpbn-06574-Lasts Forever.txt"),
+    ("restricted", "webpbn-04645-m&m.txt"), ("restricted", "webpbn-02040-Be wonderful.txt")])
+def test_both_cores_find_the_corpus_goal_with_the_same_statistics(folder, name):
+    """Survey puzzles that take probing or CDCL conflicts, with their published solution: each core proves it
+    the one solution, by the same steps."""
+    from conftest import corpus_path
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", folder, name)))[0]
+    keys = ("conflicts", "restarts", "nodes", "max_depth", "line_solves", "probes", "probe_passes")
+    results = [NativeBackend().solve(puzzle, SolveOptions(extra={"core": which})) for which in ("c", "python")]
+    for r in results:
+        assert r.status is Status.UNIQUE and r.solutions == (puzzle.meta.goal,)
+    assert {k: results[0].stats[k] for k in keys} == {k: results[1].stats[k] for k in keys}
