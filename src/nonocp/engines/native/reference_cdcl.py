@@ -30,6 +30,10 @@ the Luby sequence and blocks each solution it is given. Why these: measured on t
 
 The search is exhaustive over the residue (nothing is pruned except by sound propagation and by clauses
 implied by the clues), so every solution of the residue is reached or refuted.
+
+Why one module of this size: the trail, the watches, the learned clauses and the per-line records are one
+state that propagation, explanation and conflict analysis all read and write; cdcl.c mirrors it section by
+section, and keeping the two side by side is what lets a reader check one against the other.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
  * that module's docstring first). Differences are in storage only: a line's removals are read back from its
  * trail entries instead of a cumulative int per entry, a clause step's reason is copied to an arena cut back
  * on backtracking (the reference copies it to a tuple), forgotten clauses are freed when the last watch on
- * them is dropped, and backtracking restores the state bit by bit (the reference does the same). */
+ * them is dropped, and backtracking restores the state bit by bit (the reference does the same).
+ * One file, as reference_cdcl.py is one module: its parts share one search state (struct Cdcl). */
 #include "core.h"
 
 #include <time.h>

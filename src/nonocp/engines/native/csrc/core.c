@@ -1,5 +1,6 @@
 /* The Python type `_core.Core`: construction, the state, line propagation and probing (reference.py), and the
- * module. The CDCL search is in cdcl.c. Each function names the reference method it follows step for step. */
+ * module. The CDCL search is in cdcl.c. Each function names the reference method it follows step for step.
+ * One file for the type and its methods: they share the Core struct and the Python argument handling. */
 #include "core.h"
 
 #include <time.h>
