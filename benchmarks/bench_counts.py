@@ -6,7 +6,7 @@
     nice -n 10 python benchmarks/bench_counts.py --engines sat#seqcounter,sat#totalizer   # cardinality encodings
     nice -n 10 python benchmarks/bench_counts.py --lines            # the line solver on random lines
 
-Puzzles: pictures from tools/make_count_puzzles.py's generator (random colours smoothed twice by the majority
+Puzzles: pictures from puzzles/tools/make_count_puzzles.py's generator (random colours smoothed twice by the majority
 of each cell's neighbourhood), seeds 1..N, half 15x15 and half 20x20, with 4, 5 and 6 colours in turn. Each
 engine answers with max_solutions=2 (so that unique / multiple is decided, as `nonocp solve` asks); the
 engines take turns on each puzzle (so that a busy spell of the shared machine hits them alike); every
@@ -29,7 +29,7 @@ from pathlib import Path
 from machine import CpuSplit, cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "puzzles" / "tools"))
 
 from make_count_puzzles import Recipe  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The README's worked example (puzzles/design/, drawn by tools/make_design_example.py from a recorded
+"""The README's worked example (puzzles/design/, drawn by puzzles/tools/make_design_example.py from a recorded
 seed): the picture redraws the same, and the designer still finds in it what the README says."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ PIL = pytest.importorskip("PIL")
 def test_the_picture_redraws_the_same(monkeypatch):
     from PIL import Image, ImageChops
 
-    monkeypatch.syspath_prepend(str(ROOT / "tools"))
+    monkeypatch.syspath_prepend(str(ROOT / "puzzles" / "tools"))
     tool = importlib.import_module("make_design_example")
     drawn = tool.picture(tool.SEED)
     with Image.open(DESIGN / "bicycle.png") as committed:

@@ -1,7 +1,7 @@
 """The team's puzzles (puzzles/): every one reads, has its recorded solution count with every engine
 available here, and carries a `goal` exactly when it is unique (then the goal is the solution).
 
-The counts in puzzles/expected.tsv were measured once by tools/make_puzzles.py --count; the small
+The counts in puzzles/expected.tsv were measured once by puzzles/tools/make_puzzles.py --count; the small
 puzzles are also checked against the brute-force oracle, independently of every engine.
 """
 
@@ -125,7 +125,7 @@ def test_oracle_covers_each_verdict():
 
 def test_generator_reproduces_the_files(monkeypatch):
     """The recorded seeds and pictures still give exactly these puzzles (clues, colours, goals)."""
-    monkeypatch.syspath_prepend(str(ROOT / "tools"))
+    monkeypatch.syspath_prepend(str(ROOT / "puzzles" / "tools"))
     make_puzzles = importlib.import_module("make_puzzles")
     generated = make_puzzles.all_files()
     assert sorted(generated) == sorted({name for name, *_ in EXPECTED})

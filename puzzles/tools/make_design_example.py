@@ -3,7 +3,7 @@
 sunset: shaded shapes, gradients, soft edges, film grain, a vignette) from a recorded seed, and run the
 designer on it.
 
-    python tools/make_design_example.py
+    python puzzles/tools/make_design_example.py
 
 Writes, in puzzles/design/: bicycle.png (the picture, 480x360 pixels), and bicycle-design.png and
 bicycle-colour-design.png (the designer's before/after pictures, 36 cells across, black and white and
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "puzzles" / "design"
 SEED = 2024
 W, H = 480, 360

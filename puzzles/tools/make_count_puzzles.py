@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The team's count-and-contiguity puzzles (core/counts.py): hand-drawn pictures (below, as text) and pictures
-generated from recorded seeds. tools/make_puzzles.py writes them into puzzles/ with the others (`all_files()`
+generated from recorded seeds. puzzles/tools/make_puzzles.py writes them into puzzles/ with the others (`all_files()`
 here is its part) and counts their solutions into puzzles/expected.tsv (`--count ENGINE`).
 
 Every cell of a count puzzle has a colour (there is no background), so every letter of a picture is a colour
@@ -91,7 +91,8 @@ class Recipe:
         palette = Palette(tuple(Color(name, rgb, "abcdef"[i]) for i, (name, rgb) in
                                 enumerate(GEN_COLOURS[:self.ncolors])))
         grid = smoothed_grid(rng, self.width, self.height, self.ncolors, self.smooth)
-        p = puzzle_of(grid, palette, f"{self.stem} (seed {self.seed})", f"tools/make_count_puzzles.py seed {self.seed}")
+        p = puzzle_of(grid, palette, f"{self.stem} (seed {self.seed})",
+                      f"puzzles/tools/make_count_puzzles.py seed {self.seed}")
         return flipped(p, rng) if self.flip else p
 
 

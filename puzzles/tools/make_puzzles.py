@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Write the team's puzzles into puzzles/: hand-drawn pixel art (drawn below as text) and seeded
-generated ones, and the count-and-contiguity puzzles of tools/make_count_puzzles.py. Deterministic: the same
+generated ones, and the count-and-contiguity puzzles of puzzles/tools/make_count_puzzles.py. Deterministic: the same
 seeds give the same files, so `git diff` after a rerun is empty.
 
-    python tools/make_puzzles.py                  # (re)write the .non/.nonpack files
-    python tools/make_puzzles.py --count cpsat    # also count solutions and rewrite puzzles/expected.tsv
+    python puzzles/tools/make_puzzles.py                  # (re)write the .non/.nonpack files
+    python puzzles/tools/make_puzzles.py --count cpsat    # also count solutions and rewrite puzzles/expected.tsv
 
 Counting enumerates every solution (all puzzles here have few), with whichever engine you name;
 tests/test_puzzles.py then checks those counts against every engine.
@@ -25,7 +25,7 @@ from nonocp.core.palette import Color, Palette
 from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
 from nonocp.formats import dumps, format_for_extension
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "puzzles"
 AUTHOR = "nonocp team"
 LICENSE = "CC0-1.0"
@@ -209,7 +209,7 @@ class Recipe:
         palette = generated_palette(self.ncolors)
         grid = blobby_grid(rng, self.width, self.height, self.ncolors, self.density)
         title = f"{self.stem} (seed {self.seed})"
-        p = puzzle_of(grid, palette, title, f"tools/make_puzzles.py seed {self.seed}")
+        p = puzzle_of(grid, palette, title, f"puzzles/tools/make_puzzles.py seed {self.seed}")
         if self.perturb:
             p = perturbed(p, rng)
         return p
@@ -256,7 +256,7 @@ def all_files() -> dict[str, list[Puzzle]]:
 
 
 def count_puzzles() -> dict[str, list[Puzzle]]:
-    """The count-and-contiguity puzzles (tools/make_count_puzzles.py), written as their extensions say."""
+    """The count-and-contiguity puzzles (puzzles/tools/make_count_puzzles.py), written as their extensions say."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from make_count_puzzles import all_files as count_files
 
