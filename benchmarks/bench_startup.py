@@ -7,7 +7,7 @@ child, from wait4) and the median wall seconds, with the ratio to `python -c "im
     python benchmarks/bench_startup.py                  # 10 rounds, the default commands
     python benchmarks/bench_startup.py --runs 20 --python .venv/bin/python
     python benchmarks/bench_startup.py --extra "nonocp show puzzles/heart.non"
-    git archive main | tar -x -C /tmp/before && cp src/nonocp/engines/native/_fastline*.so \
+    git archive main | tar -x -C /tmp/before && cp src/nonocp/engines/native/_core*.so \
         /tmp/before/src/nonocp/engines/native/
     python benchmarks/bench_startup.py --baseline /tmp/before/src     # before/after in the same rounds
 
