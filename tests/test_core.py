@@ -291,3 +291,45 @@ def test_both_cores_find_the_corpus_goal_with_the_same_statistics(folder, name):
     for r in results:
         assert r.status is Status.UNIQUE and r.solutions == (puzzle.meta.goal,)
     assert {k: results[0].stats[k] for k in keys} == {k: results[1].stats[k] for k in keys}
+
+
+# ------------------------------------------------------------- auto's native-first option
+
+@needs_c
+def test_auto_native_first_decides_with_the_native_search():
+    """`native_first`: what line logic leaves open goes to the native CDCL search first; the answers are the
+    SAT stage's (brute force on small puzzles, the default auto on bigger random ones)."""
+    pytest.importorskip("pysat")
+    from nonocp.engines import get_backend
+    from oracle import brute_force
+
+    auto = get_backend("auto")
+    perms = Puzzle(((Block(1),),) * 4, ((Block(1),),) * 4)  # line logic decides nothing: 24 solutions
+    r = auto.solve(perms, SolveOptions(max_solutions=None, workers=1, extra={"native_first": True}))
+    assert r.stats["phase"] == "native search" and r.backend == "auto:native" and r.exhausted
+    assert set(r.solutions) == set(brute_force(perms))
+    rng = random.Random(5)
+    for n in range(8):
+        puzzle = random_puzzle(rng, rng.randint(10, 18), rng.randint(10, 18), (2, 3)[n % 2], 0.5)
+        first, sat = (auto.solve(puzzle, SolveOptions(max_solutions=3, workers=1, extra={"native_first": on}))
+                      for on in (True, False))
+        assert first.status is sat.status and all(puzzle.is_solution(g) for g in first.solutions)
+        if first.exhausted:
+            assert set(first.solutions) == set(sat.solutions)
+
+
+@needs_c
+def test_auto_native_first_hands_over_to_sat_when_its_slice_ends(monkeypatch):
+    pytest.importorskip("pysat")
+    from nonocp.core.result import SolveResult
+    from nonocp.engines import get_backend
+
+    def slice_ended(self, puzzle, options):
+        assert options.time_limit is not None and options.extra == {}  # a slice, with the native defaults
+        return SolveResult(status=Status.TIMEOUT, solutions=(), exhausted=False, backend="native", timed_out=True)
+
+    monkeypatch.setattr(NativeBackend, "solve", slice_ended)
+    perms = Puzzle(((Block(1),),) * 4, ((Block(1),),) * 4)
+    r = get_backend("auto").solve(perms, SolveOptions(max_solutions=None, workers=1, time_limit=60,
+                                                      extra={"native_first": True}))
+    assert r.stats["phase"] == "sat" and r.stats["native_first"].startswith("undecided") and len(r.solutions) == 24

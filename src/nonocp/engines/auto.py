@@ -82,6 +82,13 @@ RACE_PARTNER = "kissat404"
 # "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
 # second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
+# With `extra={"native_first": True}`, on puzzles the native engine's compiled core takes (run clues, up to
+# its line length), its CDCL search runs after line logic for up to NATIVE_FIRST seconds; what it leaves
+# undecided goes to the SAT stage (and the race) as before. It decided every numbered survey puzzle and the
+# tournament samples several times faster than the SAT stage (benchmarks/results/native-core.md, "Where the
+# core wins"). Off by default: the search then runs in this process, not in a child.
+NATIVE_FIRST_DEFAULT = False
+NATIVE_FIRST = 15.0
 
 
 class AutoBackend(Backend):
@@ -91,12 +98,16 @@ class AutoBackend(Backend):
     options = _FromSat(lambda sat: Options(
         Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
         Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
+        Option("native_first", bool, NATIVE_FIRST_DEFAULT, "the native CDCL search first (a time slice) on "
+               "puzzles its compiled core takes"),
     ) | sat.options)
     # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
     stats = _FromSat(lambda sat: Stats(
         Stat("phase", str, "native (decided by line logic alone), sat (after it, or alone for a proof), sat encoding "
-             "(the time ran out while the CNF was built) or native search (the CNF would not fit the memory budget)"),
+             "(the time ran out while the CNF was built) or native search (its CDCL search decided first, or the CNF "
+             "would not fit the memory budget)"),
+        Stat("native_first", str, "why the native search handed over to SAT (its time slice ran out)"),
         Stat("sat_skipped", str, "why the SAT stage did not run (the memory budget), in words"),
         Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
         Stat("race", list, "the race's two members, in words"),
@@ -171,6 +182,11 @@ class AutoBackend(Backend):
         full = (1 << k) - 1
         w = puzzle.width
         fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
+        first = self.options.get(options.extra, "native_first", self.name) if options.extra else NATIVE_FIRST_DEFAULT
+        if first and _native_core_takes(puzzle):
+            decided = self._native_first(puzzle, options, fixed, start, deadline, stats)
+            if decided is not None:
+                return decided
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
         # Memory: the SAT stage's formula is sized before it is written (its templates stay cached for the
@@ -217,6 +233,24 @@ class AutoBackend(Backend):
         return dataclasses.replace(result, backend=f"{self.name}:{used}", seconds=time.monotonic() - start,
                                    stats=stats)
 
+    def _native_first(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int],
+                      start: float, deadline: float | None, stats: dict[str, Any]) -> SolveResult | None:
+        """The native engine's search (CDCL on its compiled core) from the cells line logic fixed, for up to
+        NATIVE_FIRST seconds: its answer, or None when the slice ended first and time is left for SAT."""
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        slice_ = NATIVE_FIRST if remaining is None else min(NATIVE_FIRST, remaining)
+        # its own defaults: auto's `probe` and the sat engine's options are not the native engine's
+        native = dataclasses.replace(options, fixed=fixed, time_limit=slice_, extra={})
+        result = NativeBackend().solve(puzzle, native)
+        if result.status is Status.TIMEOUT and (remaining is None or remaining > slice_):
+            stats["native_first"] = f"undecided after {slice_:g} s"
+            return None
+        stats.update({f"native_{k}": v for k, v in result.stats.items()})
+        stats["phase"] = "native search"
+        stats["decided_by"] = "native line logic + native CDCL"
+        return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
+                                   stats=stats)
+
     def _native_rest(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int], start: float,
                      deadline: float | None, stats: dict[str, Any]) -> SolveResult:
         """The puzzle finished by the native engine's search from the cells line logic fixed (when the SAT
@@ -259,6 +293,13 @@ class AutoBackend(Backend):
             stats=stats,
             timed_out=timed_out,
         )
+
+
+def _native_core_takes(puzzle: Puzzle) -> bool:
+    """Does the native engine's compiled core take this puzzle (built here, run clues, not too big)?"""
+    from nonocp.engines.native import core
+
+    return not puzzle.has_counts and core.fits(puzzle.height, puzzle.width, len(puzzle.palette))
 
 
 def _with_extra(options: SolveOptions, extra: dict[str, Any]) -> SolveOptions:
