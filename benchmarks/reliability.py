@@ -239,6 +239,12 @@ def one_line_error(r: subprocess.CompletedProcess | None) -> bool:
     return r is not None and r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("nonocp: ")
 
 
+def one_error_per_file(r: subprocess.CompletedProcess | None, folder: Path, files: int) -> bool:
+    lines = r.stderr.splitlines() if r is not None else []
+    return r is not None and r.returncode == 2 and len(lines) == files \
+        and all(ln.startswith(f"nonocp: {folder}/") for ln in lines)
+
+
 def special_files(cat: Category, work: Path) -> None:
     work.mkdir()
     heart = str(PUZZLES / "heart.non")
@@ -263,6 +269,9 @@ def special_files(cat: Category, work: Path) -> None:
                 # a folder: rate walks it and reports every unreadable file as an ERROR row, exit 2
                 ok = r is not None and r.returncode == 2 and "Traceback" not in r.stdout + r.stderr \
                     and r.stdout.count("ERROR") >= 5
+            elif command[0] in ("solve", "show") and target == str(work):
+                # a folder: every file is read, and each unreadable one gets its own line naming it
+                ok = one_error_per_file(r, work, 5)
             else:
                 ok = one_line_error(r)
             cat.check(ok, f"input {target}: nonocp {command[0]}: "
