@@ -49,7 +49,7 @@ def branch_score(counts: list[int]) -> int:
 
     The sum of what the smallest and the largest branch decide: on the first 30 tournament puzzles it needed
     fewer nodes than max-min, the product or the maximum alone, and on Forever it went deepest per node
-    (benchmarks/README.md, "native engine")."""
+    (benchmarks/results/native.md, "Root probing")."""
     return counts[0] + counts[-1]
 
 
