@@ -547,6 +547,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated categories to run")
     ap.add_argument("--write", help="write the table (markdown) to this file")
     args = ap.parse_args(argv)
+    # Started in the background by a shell, this process ignores SIGINT, and so would every command it starts
+    # (an ignored signal stays ignored across exec); a handler is reset to the default there instead.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     rng = random.Random(args.seed)
     started = time.strftime("%Y-%m-%d %H:%M")
     load_before = os.getloadavg()[0]
