@@ -83,3 +83,28 @@ def test_stop_of_a_result():
     assert result(Status.MULTIPLE, False, True).stop == STOP_TIMEOUT
     assert not result(Status.MULTIPLE, False, True).complete
     assert result(Status.TIMEOUT, False).stop == STOP_TIMEOUT  # engines that predate the flag
+
+
+def test_native_turns_solutions_into_grids_within_the_time_limit(tmp_path, monkeypatch):
+    # Each solution's conversion to a Grid is made slow (10 ms): if conversions happened after the search,
+    # a 0.3 s search would find thousands of solutions and convert them all, far past the limit; done as each
+    # is found, they count against the limit and only a few dozen fit.
+    import time
+
+    import nonocp.engines.native.backend as backend
+    from nonocp.engines import get_backend
+    from nonocp.engines.contract import SolveOptions
+    from nonocp.formats import load
+
+    slow = backend.state_to_grid
+
+    def state_to_grid(engine, st):
+        time.sleep(0.01)
+        return slow(engine, st)
+
+    monkeypatch.setattr(backend, "state_to_grid", state_to_grid)
+    puzzle = load(permutations(tmp_path, 20))
+    puzzle = puzzle[0] if isinstance(puzzle, list) else puzzle
+    result = get_backend("native").solve(puzzle, SolveOptions(max_solutions=None, time_limit=0.3))
+    assert result.stop == STOP_TIMEOUT
+    assert 2 <= len(result.solutions) <= 100
