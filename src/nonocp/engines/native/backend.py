@@ -17,6 +17,19 @@ from nonocp.engines.native.search import enumerate_solutions
 VERSION = "1.0"
 
 
+class _GridsAsFound(list):
+    """The solutions found, each turned into a Grid as it is appended: the conversion then counts against the
+    time limit (an enumeration cut by the limit can have found tens of thousands of solutions, and converting
+    them all after the search would overrun it by seconds)."""
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__()
+        self._engine = engine
+
+    def append(self, st: list[int]) -> None:
+        super().append(state_to_grid(self._engine, st))
+
+
 def state_to_grid(engine: Engine, st: list[int]) -> Grid:
     """A solved state as a Grid (each cell has exactly one colour left)."""
     ncol, W = engine.ncol, engine.W
@@ -108,7 +121,7 @@ class NativeBackend(Backend):
         except ValueError as e:  # core=c on a puzzle the compiled core does not take
             raise BackendUnavailable(f"native: {e}") from None
         stats = engine.stats
-        found: list[list[int]] = []
+        found = _GridsAsFound(engine)
         exhausted = False
         timed_out = False
         limit = options.max_solutions
@@ -138,7 +151,7 @@ class NativeBackend(Backend):
         except Timeout:
             timed_out = True
         stats.seconds[phase] = time.monotonic() - t
-        grids = tuple(state_to_grid(engine, st) for st in found)
+        grids = tuple(found)
         elapsed = time.monotonic() - start
         stats.seconds["total"] = elapsed
         return SolveResult(
