@@ -4,6 +4,7 @@
     python benchmarks/bench_sets.py icga2017 -b native -b auto -n 1      # two engines, first solution only
     python benchmarks/bench_sets.py survey -b auto -b native -b sat --runs 3
     python benchmarks/bench_sets.py taai2011 --json /tmp/taai.json       # every row, for a later comparison
+    python benchmarks/bench_sets.py survey -b auto -b auto,native_first=false   # options of one configuration
 
 A set is a tournament file name under ../shared/corpus/nonogram-record/question/ (taai2011, icga2017, ...),
 `survey` (the 28 numbered survey puzzles), `hard` (Knotty, Faase, Meow) or a path. Each puzzle is solved
@@ -60,10 +61,22 @@ def puzzles_of(name: str, every: int, offset: int, limit: int | None) -> list[tu
     return items[:limit] if limit else items
 
 
+def options_of(pairs: list[str]) -> dict:
+    """`["probe=true", "encoding=automaton"]` -> {"probe": True, "encoding": "automaton"}."""
+    extra: dict = {}
+    for kv in pairs:
+        k, v = kv.split("=", 1)
+        extra[k] = {"true": True, "false": False}.get(v.lower(), v)
+    return extra
+
+
 def run(backend_spec: str, puzzle, max_solutions: int, timeout: float, workers: int, extra: dict) -> dict:
-    backend = get_backend(backend_spec)
+    """One solve; `backend_spec` is an engine name with its own options after commas (`auto,probe=true`), on
+    top of the `-O` ones."""
+    name, *own = backend_spec.split(",")
+    backend = get_backend(name)
     options = SolveOptions(max_solutions=max_solutions, time_limit=timeout or None, workers=workers,
-                           extra=dict(extra))
+                           extra={**extra, **options_of(own)})
     t, c = time.perf_counter(), cpu_seconds()
     r = backend.solve(puzzle, options)
     wall, cpu = time.perf_counter() - t, cpu_seconds() - c
@@ -78,7 +91,8 @@ def run(backend_spec: str, puzzle, max_solutions: int, timeout: float, workers: 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("set", help="taai2011, icga2017, ..., survey, hard, or a path")
-    ap.add_argument("-b", "--backend", action="append", help="engine (repeatable; default: auto)")
+    ap.add_argument("-b", "--backend", action="append",
+                    help="engine, options of its own after commas: auto,native_first=false (repeatable; default: auto)")
     ap.add_argument("-n", "--max-solutions", type=int, default=2)
     ap.add_argument("-t", "--timeout", type=float, default=60.0)
     ap.add_argument("--every", type=int, default=1, help="every Nth puzzle (a slice of the set)")
@@ -90,10 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write every row here")
     ap.add_argument("--quiet", action="store_true", help="no line per puzzle")
     args = ap.parse_args(argv)
-    extra: dict = {}
-    for kv in args.option:
-        k, v = kv.split("=", 1)
-        extra[k] = {"true": True, "false": False}.get(v.lower(), v)
+    extra = options_of(args.option)
     backends = args.backend or ["auto"]
     items = puzzles_of(args.set, args.every, args.offset, args.limit)
     print(f"{args.set}: {len(items)} puzzles, every {args.every} from {args.offset}, -n {args.max_solutions}, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import corpus_path, examples
+from conftest import PUZZLES, corpus_path, examples
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import Status
 from nonocp.engines import SolveOptions, get_backend
@@ -19,13 +19,14 @@ def B(*lengths: int):
     return tuple(Block(n) for n in lengths)
 
 
-@pytest.mark.parametrize("probe", [False, True])
+# the default (the native search after line logic), the SAT stage straight after line logic, and after probing
+@pytest.mark.parametrize("extra", [{}, {"native_first": False}, {"native_first": False, "probe": True}])
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=puzzles_with_grid(max_size=4, ncolors_choices=(2, 3, 4)))
-def test_random_small_puzzles_match_brute_force(probe, data):
+def test_random_small_puzzles_match_brute_force(extra, data):
     puzzle, _ = data
     expected = set(brute_force(puzzle))
-    result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=None, extra={"probe": probe}))
+    result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=None, extra=extra))
     assert result.exhausted
     assert len(result.solutions) == len(expected) and set(result.solutions) == expected
 
@@ -47,18 +48,44 @@ def test_counts_and_phases():
     line_solvable = Puzzle((B(2), B(1)), (B(2), B(1)))
     r = auto.solve(line_solvable, SolveOptions())
     assert r.status is Status.UNIQUE and r.stats["phase"] == "native"
-    perms = Puzzle((B(1),) * 4, (B(1),) * 4)  # nothing to propagate: all 24 come from SAT
-    r = auto.solve(perms, SolveOptions(max_solutions=None))
+    perms = Puzzle((B(1),) * 4, (B(1),) * 4)  # nothing to propagate: all 24 come from the search after it
+    r = auto.solve(perms, SolveOptions(max_solutions=None))  # by default the native search's (its slice)
+    assert r.exhausted and len(set(r.solutions)) == 24 and r.stats["phase"] == "native search"
+    assert r.backend == "auto:native" and r.stats["decided_by"] == "native line logic + native CDCL"
+    r = auto.solve(perms, SolveOptions(max_solutions=None, extra={"native_first": False}))
     assert r.exhausted and len(set(r.solutions)) == 24 and r.stats["phase"] == "sat"
+    assert r.stats["decided_by"].startswith("native + ")
     unsat = Puzzle((B(2), B(1), ()), (B(1, 1), B(1), ()))
     assert auto.solve(unsat, SolveOptions()).status is Status.NONE
 
 
 def test_fixed_cells_and_solver_variant():
+    """A named SAT solver is the one that searches: no native slice before it unless asked for."""
     perms = Puzzle((B(1),) * 3, (B(1),) * 3)
     r = get_backend("auto:glucose4").solve(perms, SolveOptions(max_solutions=None, fixed={(1, 1): 0b10}))
     assert r.exhausted and len(r.solutions) == 2 and all(g.cells[1][1] == 1 for g in r.solutions)
-    assert r.backend == "auto:glucose4"
+    assert r.backend == "auto:glucose4" and r.stats["phase"] == "sat"
+    r = get_backend("auto:glucose4").solve(perms, SolveOptions(max_solutions=None, fixed={(1, 1): 0b10},
+                                                               extra={"native_first": True}))
+    assert r.exhausted and len(r.solutions) == 2 and all(g.cells[1][1] == 1 for g in r.solutions)
+    assert r.backend == "auto:native" and r.stats["phase"] == "native search"
+
+
+def test_native_first_stays_off_for_a_proof_and_for_puzzles_the_compiled_core_does_not_take(tmp_path, monkeypatch):
+    """A DRAT proof must come from the SAT stage alone; count clues, and every puzzle in a build without the
+    compiled core (the reference core's search would be slower than SAT), go from line logic to SAT."""
+    from nonocp.engines.native import core
+    from nonocp.formats import load
+
+    unsat = Puzzle((B(2), B(1), ()), (B(1, 1), B(1), ()))
+    r = get_backend("auto").solve(unsat, SolveOptions(extra={"proof_dir": str(tmp_path)}))
+    assert r.status is Status.NONE and r.stats["phase"] == "sat" and r.proof is not None
+    counts = load(str(PUZZLES / "counts-cat.counts"))[0]  # two solutions: line logic leaves cells open
+    r = get_backend("auto").solve(counts, SolveOptions())
+    assert counts.has_counts and r.status is Status.MULTIPLE and r.stats["phase"] == "sat"
+    monkeypatch.setattr(core, "fits", lambda height, width, ncol: False)
+    r = get_backend("auto").solve(Puzzle((B(1),) * 4, (B(1),) * 4), SolveOptions(max_solutions=None))
+    assert r.stats["phase"] == "sat" and len(r.solutions) == 24
 
 
 def test_survey_goal():

@@ -54,8 +54,10 @@ def test_json_output_and_show_stay_light_too():
         assert [h for h in HEAVY if loaded(mods, h)] == [], args
 
 
-def test_auto_imports_sat_only_when_native_leaves_cells_open():
-    mods = modules_after("solve", str(PUZZLES / "eyes.non"))  # two solutions: native cannot decide it
+def test_auto_imports_sat_only_when_its_sat_stage_runs():
+    mods = modules_after("solve", str(PUZZLES / "eyes.non"))  # two solutions: line logic leaves cells open,
+    assert [h for h in ("nonocp.engines.sat", "pysat", "ortools") if loaded(mods, h)] == []  # native search decides
+    mods = modules_after("solve", str(PUZZLES / "counts-cat.counts"))  # count clues: SAT after line logic
     assert loaded(mods, "nonocp.engines.sat") and loaded(mods, "pysat") and not loaded(mods, "ortools")
 
 

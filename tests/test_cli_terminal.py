@@ -102,7 +102,10 @@ def test_verdict_names_the_stage_that_decided():
     assert code == 0
     lines = [ln for ln in out.splitlines() if "[" in ln and "]" in ln]
     assert "[auto: native line logic," in lines[0]
-    assert re.search(r"\[auto: native \+ \w+,", lines[1]), lines[1]
+    assert "[auto: native line logic + native CDCL," in lines[1], lines[1]  # eyes: line logic leaves cells open
+    code, out, _ = on_pty("solve", str(PUZZLES / "eyes.non"), "-O", "native_first=false", NO_COLOR="1")
+    assert code == 0
+    assert re.search(r"\[auto: native \+ \w+,", out), out
 
 
 def test_usage_error_is_one_line_on_a_terminal_too():

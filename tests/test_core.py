@@ -319,14 +319,18 @@ def test_auto_native_first_decides_with_the_native_search():
 
 
 @needs_c
-def test_auto_native_first_hands_over_to_sat_when_its_slice_ends(monkeypatch):
+@pytest.mark.parametrize("found", [0, 2])  # nothing yet; an enumeration cut short (`multiple`, not complete)
+def test_auto_native_first_hands_over_to_sat_when_its_slice_ends(monkeypatch, found):
     pytest.importorskip("pysat")
-    from nonocp.core.result import SolveResult
+    from nonocp.core.result import SolveResult, status_of
     from nonocp.engines import get_backend
+    from oracle import brute_force
 
     def slice_ended(self, puzzle, options):
         assert options.time_limit is not None and options.extra == {}  # a slice, with the native defaults
-        return SolveResult(status=Status.TIMEOUT, solutions=(), exhausted=False, backend="native", timed_out=True)
+        grids = tuple(brute_force(puzzle))[:found]
+        return SolveResult(status=status_of(found, False, None, True), solutions=grids, exhausted=False,
+                           backend="native", timed_out=True)
 
     monkeypatch.setattr(NativeBackend, "solve", slice_ended)
     perms = Puzzle(((Block(1),),) * 4, ((Block(1),),) * 4)

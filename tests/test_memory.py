@@ -91,7 +91,8 @@ def test_auto_finishes_with_native_search_when_the_sat_stage_cannot_fit(monkeypa
     monkeypatch.setattr(SatBackend, "plan", no_room)
     grid = Grid(((1, 0, 1, 1), (0, 1, 1, 0), (1, 1, 0, 1), (0, 1, 0, 0)))  # not line-solvable alone? either way
     puzzle = puzzle_of(grid)
-    result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=None))
+    # the fallback after the SAT stage was sized: without the native search's slice, which would decide first
+    result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=None, extra={"native_first": False}))
     every = brute_force(puzzle)
     assert set(result.solutions) == set(every) and result.exhausted
     if result.stats["phase"] != "native":  # line logic left cells open: the SAT stage was wanted
@@ -109,8 +110,9 @@ def test_auto_native_fallback_on_a_puzzle_line_logic_leaves_open(monkeypatch):
     n = 5  # every clue `1`: line logic decides nothing, 120 solutions
     rows = ((Block(1, 1),),) * n
     puzzle = Puzzle(rows, rows, Palette.black_and_white(), Meta())
-    result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=None))
+    result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=None, extra={"native_first": False}))
     assert result.backend == "auto:native" and len(set(result.solutions)) == 120 and result.exhausted
+    assert result.stats["sat_skipped"] == "no room"
 
 
 def test_a_forked_child_cannot_pass_its_cap():

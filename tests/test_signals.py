@@ -65,10 +65,11 @@ def _wait_until(proc: subprocess.Popen, ready) -> None:
         time.sleep(0.02)
 
 
-def interrupt(args: list[str], ready, sig: int = signal.SIGINT) -> tuple[subprocess.CompletedProcess, list[int]]:
-    """Start `nonocp ARGS`, wait until `ready(pid)`, send `sig`; the finished process and the solver children
-    it had when the signal came."""
-    proc = subprocess.Popen([*NONOCP, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def interrupt(args: list[str], ready, sig: int = signal.SIGINT,
+              command: list[str] = NONOCP) -> tuple[subprocess.CompletedProcess, list[int]]:
+    """Start `nonocp ARGS` (or `COMMAND ARGS`), wait until `ready(pid)`, send `sig`; the finished process and
+    the solver children it had when the signal came."""
+    proc = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _wait_until(proc, ready)
         assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
@@ -98,8 +99,9 @@ def no_child_survives(children: list[int]) -> None:
     ["-b", "sat"],
     ["-b", "sat:glucose4"],
     ["-b", "sat", "--timeout", "600"],
-    ["-b", "auto", "--workers", "1"],
-    ["-b", "auto"],
+    # auto's SAT stage (and its race) straight after line logic, as after the native search's slice
+    ["-b", "auto", "--workers", "1", "-O", "native_first=false"],
+    ["-b", "auto", "-O", "native_first=false"],
     ["-b", "cpsat"],
     ["-b", "cpsat", "--timeout", "600"],
 ])
@@ -121,6 +123,37 @@ def test_ctrl_c_on_the_native_engine(permutations, timeout):
     assert "Traceback" not in r.stderr and r.stderr in ("", "nonocp: interrupted\n")
 
 
+def in_the_native_search(pid: int) -> bool:
+    """Past start-up and line logic, in auto's native search (it runs in the command's process: no child)."""
+    return _cpu_seconds(pid) > 1.0 and not _children(pid)
+
+
+@pytest.mark.parametrize("timeout", [[], ["--timeout", "600"]])
+def test_ctrl_c_in_the_native_search_of_the_default_engine(permutations, timeout):
+    """The default auto searches natively first (a 15 s slice, in process), so Ctrl-C lands there."""
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json", *timeout], in_the_native_search)
+    assert children == []  # still in the slice: the SAT stage had not started
+    assert r.returncode == 130, r.stderr
+    assert r.stderr == "nonocp: interrupted\n" and r.stdout == ""
+
+
+def test_sigterm_in_the_native_search_of_the_default_engine(permutations):
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json"], in_the_native_search, signal.SIGTERM)
+    assert children == [] and r.returncode == -signal.SIGTERM
+
+
+def test_ctrl_c_after_the_native_search_handed_over_to_sat(permutations):
+    """The default auto, its native slice shortened so the SAT stage starts at once: Ctrl-C in the SAT stage
+    after the slice still ends the command (130) and the solver children with it."""
+    code = ("import nonocp.engines.auto as auto; auto.NATIVE_FIRST = 0.1\n"
+            "from nonocp.cli.app import main\n"
+            f"main(['solve', {permutations!r}, '--all', '-f', 'json'])\n")
+    r, children = interrupt(["-c", code], searching_in_a_child, command=[sys.executable])
+    assert r.returncode == 130 and r.stderr == "nonocp: interrupted\n" and r.stdout == ""
+    assert children
+    no_child_survives(children)
+
+
 def test_ctrl_c_on_check(permutations):
     r, children = interrupt(["check", permutations, "--all", "--backends", "cpsat"], searching_in_a_child)
     assert r.returncode == 130, r.stderr
@@ -128,10 +161,10 @@ def test_ctrl_c_on_check(permutations):
     no_child_survives(children)
 
 
-@pytest.mark.parametrize("engine", ["sat", "cpsat", "auto"])
+@pytest.mark.parametrize("engine", [["sat"], ["cpsat"], ["auto", "-O", "native_first=false"]])
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_solve_takes_the_solver_children_with_it(permutations, engine, sig):
-    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", engine], searching_in_a_child, sig)
+    r, children = interrupt(["solve", permutations, "--all", "-f", "json", "-b", *engine], searching_in_a_child, sig)
     assert r.returncode == -sig
     assert children
     no_child_survives(children)

@@ -38,7 +38,7 @@ REGISTRY: tuple[Entry, ...] = (
     Entry("native", "nonocp.engines.native:NativeBackend", "line logic, probing and conflict-driven search (ours)"),
     Entry("cpsat", "nonocp.engines.cpsat:CpsatBackend", "OR-Tools CP-SAT, one automaton constraint per line"),
     Entry("sat", "nonocp.engines.sat:SatBackend", "python-sat (CaDiCaL by default), each line's clue in CNF"),
-    Entry("auto", "nonocp.engines.auto:AutoBackend", "native line propagation, then SAT", HYBRID_ROLE),
+    Entry("auto", "nonocp.engines.auto:AutoBackend", "native line propagation and search, then SAT", HYBRID_ROLE),
     Entry("brute", "nonocp.engines.brute:BruteBackend", "brute force, for tiny puzzles only", ORACLE_ROLE),
 )
 

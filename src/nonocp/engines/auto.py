@@ -1,22 +1,26 @@
 """The hybrid engine `auto`: native line propagation first (probing too, with `extra={"probe": True}`),
-SAT for what it leaves open.
+then the native CDCL search for a time slice, then SAT for what is still open.
 
 1. `nonocp.engines.native.propagate_and_probe` narrows every cell to the colours line logic (and, when
    asked, probing) allow (sound: only impossible colours are removed). A contradiction proves there is no
    solution; a fully decided grid is the only candidate, checked against the clues.
-2. Otherwise the sat engine solves the puzzle with every narrowed cell passed as `SolveOptions.fixed`:
+2. Otherwise, on puzzles the native engine's compiled core takes, its CDCL search continues from the
+   narrowed cells for up to NATIVE_FIRST seconds in this process (`native_first`, see NATIVE_FIRST_DEFAULT).
+   Its answer is the answer; when its slice ends undecided, step 3 starts afresh.
+3. The sat engine solves the puzzle with every narrowed cell passed as `SolveOptions.fixed`:
    decided cells become constants, lines whose cells are all decided drop out of the CNF, and the
    blocking-clause loop counts solutions as usual (exhaustive: the cells fixed by step 1 hold in every
    solution, so the count is the puzzle's count).
 
 Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
-more than solving it; SAT search finishes the hard ones that probing + DFS cannot. With `proof_dir` the
-sat engine solves the whole puzzle without step 1: a DRAT proof must certify the puzzle itself, and it
-could not check what native deduced.
+more than solving it; the native search decides most of the rest faster than the SAT stage; SAT search
+(and the race) finishes the hard ones. With `proof_dir` the sat engine solves the whole puzzle without
+steps 1 and 2: a DRAT proof must certify the puzzle itself, and it could not check what native deduced
+(nor would a native answer come with a certificate).
 
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
-3. The race (`extra={"race": True}`, the default when two cores are free): step 2 runs in a forked child;
+4. The race (`extra={"race": True}`, the default when two cores are free): step 3 runs in a forked child;
    if it has not answered after RACE_DELAY seconds, a second child starts RACE_PARTNER (Kissat) on the whole
    puzzle. The first to answer wins and the other is killed. Solutions found by either count together: two
    distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
@@ -72,7 +76,7 @@ class _FromSat:
 # Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
 # timeouts in all (benchmarks/results/auto.md, "Probing before SAT"). `extra={"probe": True}` turns it on.
 DEFAULT_PROBE = False
-# The second member of the race (see 3. above): it solves the whole puzzle, not what native left open. The whole
+# The second member of the race (see 4. above): it solves the whole puzzle, not what native left open. The whole
 # formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
 # (benchmarks/results/auto.md, "Kissat in the hybrid").
 RACE_PARTNER = "kissat404"
@@ -82,24 +86,26 @@ RACE_PARTNER = "kissat404"
 # "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
 # second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
-# With `extra={"native_first": True}`, on puzzles the native engine's compiled core takes (run clues, up to
-# its line length), its CDCL search runs after line logic for up to NATIVE_FIRST seconds; what it leaves
-# undecided goes to the SAT stage (and the race) as before. It decided every numbered survey puzzle and the
-# tournament samples several times faster than the SAT stage (benchmarks/results/native-core.md, "Where the
-# core wins"). Off by default: the search then runs in this process, not in a child.
-NATIVE_FIRST_DEFAULT = False
+# On puzzles the native engine's compiled core takes (run clues, up to its line length), its CDCL search runs
+# after line logic for up to NATIVE_FIRST seconds, in this process; what it leaves undecided goes to the SAT
+# stage (and the race) as before. It decides the numbered survey puzzles and the tournament samples several
+# times faster than the SAT stage (benchmarks/results/native-core.md, "Where the core wins"). Not by default
+# (the option's None) when the variant names a SAT solver (`auto:kissat404`): that asks for that solver's
+# search, which the slice would take over on most puzzles. Never with `proof_dir` (SAT alone, see above).
+# `extra={"native_first": False}` is the SAT stage straight after line logic.
+NATIVE_FIRST_DEFAULT = True
 NATIVE_FIRST = 15.0
 
 
 class AutoBackend(Backend):
     name = "auto"
-    variants = _FromSat(lambda sat: sat.variants)  # the SAT solver of step 2
+    variants = _FromSat(lambda sat: sat.variants)  # the SAT solver of step 3
     # its own switches, and the sat engine's options (passed on to the SAT stage)
     options = _FromSat(lambda sat: Options(
         Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
         Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
-        Option("native_first", bool, NATIVE_FIRST_DEFAULT, "the native CDCL search first (a time slice) on "
-               "puzzles its compiled core takes"),
+        Option("native_first", bool, None, f"the native CDCL search for up to {NATIVE_FIRST:g} s before SAT, on "
+               "puzzles its compiled core takes (default: on, unless the variant names a SAT solver)"),
     ) | sat.options)
     # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
@@ -113,8 +119,8 @@ class AutoBackend(Backend):
         Stat("race", list, "the race's two members, in words"),
         Stat("race_winner", (str, type(None)), "the member that answered (None: the deadline or both together)"),
         Stat("race_found_by", list, "per solution, the member that found it (when no member answered alone)"),
-        Stat("decided_by", str, "the stage that reached the verdict: native line logic (and probing), native + "
-             "the SAT solver, or the race partner on the whole puzzle"),
+        Stat("decided_by", str, "the stage that reached the verdict: native line logic (and probing), native line "
+             "logic + native CDCL, native + the SAT solver, or the race partner on the whole puzzle"),
         include=(sat.stats, NativeStats.prefixed("native_")),
         always=("phase",),
     ))
@@ -141,7 +147,7 @@ class AutoBackend(Backend):
         return importlib.util.find_spec("pysat") is not None if self._sat is None else self.sat.available()
 
     def version(self) -> str:
-        return f"native line propagation, then {self.sat.version()}"
+        return f"native line propagation and search, then {self.sat.version()}"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         from nonocp.engines.native import Timeout, propagate_and_probe
@@ -182,8 +188,7 @@ class AutoBackend(Backend):
         full = (1 << k) - 1
         w = puzzle.width
         fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
-        first = self.options.get(options.extra, "native_first", self.name) if options.extra else NATIVE_FIRST_DEFAULT
-        if first and _native_core_takes(puzzle):
+        if self._native_first_wanted(options) and _native_core_takes(puzzle):
             decided = self._native_first(puzzle, options, fixed, start, deadline, stats)
             if decided is not None:
                 return decided
@@ -233,6 +238,11 @@ class AutoBackend(Backend):
         return dataclasses.replace(result, backend=f"{self.name}:{used}", seconds=time.monotonic() - start,
                                    stats=stats)
 
+    def _native_first_wanted(self, options: SolveOptions) -> bool:
+        """The native search's slice before SAT? Asked for, or by default unless a SAT solver was named."""
+        wanted = self.options.get(options.extra, "native_first", self.name) if options.extra else None
+        return (NATIVE_FIRST_DEFAULT and not self.variant) if wanted is None else wanted
+
     def _native_first(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int],
                       start: float, deadline: float | None, stats: dict[str, Any]) -> SolveResult | None:
         """The native engine's search (CDCL on its compiled core) from the cells line logic fixed, for up to
@@ -242,12 +252,13 @@ class AutoBackend(Backend):
         # its own defaults: auto's `probe` and the sat engine's options are not the native engine's
         native = dataclasses.replace(options, fixed=fixed, time_limit=slice_, extra={})
         result = NativeBackend().solve(puzzle, native)
-        if result.status is Status.TIMEOUT and (remaining is None or remaining > slice_):
+        # short of what was asked (an `--all` enumeration cut by the slice is `multiple` but not complete)
+        if not result.complete and (remaining is None or remaining > slice_):
             stats["native_first"] = f"undecided after {slice_:g} s"
             return None
         stats.update({f"native_{k}": v for k, v in result.stats.items()})
         stats["phase"] = "native search"
-        stats["decided_by"] = "native line logic + native CDCL"
+        stats["decided_by"] += " + native CDCL"  # after line logic (and probing, when asked)
         return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
                                    stats=stats)
 
@@ -264,7 +275,7 @@ class AutoBackend(Backend):
                                    stats=stats)
 
     def _race_partner(self, options: SolveOptions) -> SatBackend | None:
-        """The race's second member, or None when this solve does not race (see 3. in the module docstring)."""
+        """The race's second member, or None when this solve does not race (see 4. in the module docstring)."""
         wanted = self.options.get(options.extra, "race", self.name)
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
