@@ -78,6 +78,10 @@ def test_make_unique_json_and_pictures(tmp_path):
     svg = tmp_path / "before-after.svg"
     again = runner.invoke(app, ["design", str(path), "-u", "--picture", str(svg)])
     assert again.exit_code == 0 and "make unique:" in again.output
+    # each rating lists the guesses per solution once, on its own line (not also inside the difficulty line)
+    before = again.output.split("make unique:")[0]
+    assert before.count("guesses per solution") == 1
+    assert "guesses per solution" not in next(ln for ln in before.splitlines() if ln.startswith("difficulty:"))
     root = ET.parse(svg).getroot()
     assert len([e for e in root.iter() if e.get("class") == "changed"]) == len(changed)
     assert len([e for e in root.iter() if e.get("class") == "panel"]) == 2

@@ -29,6 +29,10 @@ from nonocp.core.result import Status
 VERDICTS = ("LINE", "PROBE", "BRANCH", "MULTIPLE", "NONE", "UNKNOWN")
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}es" if noun.endswith("s") else f"{n} {noun}s"
+
+
 @dataclass(frozen=True)
 class Rating:
     verdict: str
@@ -56,11 +60,11 @@ class Rating:
             return (f"PROBE: line logic stalls{stall}; {self.probes} probes ({self.probe_trials} tried) "
                     f"finish it without guessing ({self.steps} steps).")
         if self.verdict == "BRANCH":
-            return (f"BRANCH: line logic and probing stall{stall}; {self.guesses} guesses "
+            return (f"BRANCH: line logic and probing stall{stall}; {_plural(self.guesses, 'guess')} "
                     f"(depth {self.depth}), {self.backtracks} backtracks, {self.probes} probes, "
                     f"{self.steps} steps.")
         if self.verdict == "MULTIPLE":
-            how = f" after {self.guesses} guesses" if self.guesses else ""
+            how = f" after {_plural(self.guesses, 'guess')}" if self.guesses else ""
             n = len(self.guesses_per_solution)
             count = f"{n} solutions" if self.exhaustive else f"{n} or more solutions"
             per = ", ".join(str(g) for g in self.guesses_per_solution)

@@ -223,7 +223,10 @@ def _rating_lines(report, suffix: str = "") -> list[str]:
         which = f"all {len(per)} solutions"
     else:
         which = f"the first {len(per)} solutions"
-    lines = [f"difficulty{suffix}: {rating.summary}"]
+    summary = rating.summary
+    if per:  # the list gets its own line below, saying which solutions it covers
+        summary = summary.split("; guesses per solution:")[0] + "."
+    lines = [f"difficulty{suffix}: {summary}"]
     if per:
         lines.append(f"guesses per solution{suffix}: {', '.join(map(str, per))} ({which})")
     return lines
