@@ -34,6 +34,9 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 ENGINES = ("native", "cpsat", "sat", "auto")
 BUDGET = 1 << 30  # bytes
 
+sys.path.insert(0, str(ROOT / "tests"))
+from procs import tree  # noqa: E402
+
 
 def largest_puzzles(n: int = 5) -> list[Path]:
     """The n corpus files holding the largest puzzles by cells (tournament sets skipped: all 25x25)."""
@@ -72,23 +75,6 @@ def random_grid_puzzle(size: int = 200, seed: int = 200) -> Path:
     return out
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
-def _tree(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(_children(p))
-    return out
-
-
 def _memory(pid: int) -> tuple[int, int]:
     """(PSS, RSS) of one process in bytes; (0, 0) once it is gone."""
     pss = rss = 0
@@ -113,7 +99,7 @@ def measure(cmd: list[str], hard_limit: float) -> dict:
     peak_pss = peak_rss = 0
     while proc.poll() is None:
         total = 0
-        for p in _tree(proc.pid):
+        for p in tree(proc.pid):
             pss, rss = _memory(p)
             total += pss
             peak_rss = max(peak_rss, rss)

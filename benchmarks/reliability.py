@@ -62,6 +62,9 @@ PUZZLES = ROOT / "puzzles"
 NONOCP = [sys.executable, "-m", "nonocp.cli"]
 ENGINES = ("native", "cpsat", "sat", "auto")
 
+sys.path.insert(0, str(ROOT / "tests"))
+from procs import alive, children, cpu_seconds  # noqa: E402
+
 
 @dataclass
 class Category:
@@ -355,31 +358,6 @@ def full_disk(cat: Category, work: Path) -> None:
               and not leftovers, f"ENOSPC --proof: exit {r.exit_code} {r.output.strip()[:160]} {leftovers}")
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
-def _cpu(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def signals(cat: Category, work: Path, repeats: int) -> None:
     perm = work / "perm16.non"
     perm.write_text("width 16\nheight 16\nrows\n" + "1\n" * 16 + "columns\n" + "1\n" * 16)
@@ -396,10 +374,10 @@ def signals(cat: Category, work: Path, repeats: int) -> None:
                 proc = subprocess.Popen([*NONOCP, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 native = "native" in args
                 for _ in range(6000):
-                    if proc.poll() is not None or (_cpu(proc.pid) > 1.0 if native else _children(proc.pid)):
+                    if proc.poll() is not None or (cpu_seconds(proc.pid) > 1.0 if native else children(proc.pid)):
                         break
                     time.sleep(0.02)
-                kids = _children(proc.pid)
+                kids = children(proc.pid)
                 proc.send_signal(sig)
                 try:
                     _, err = proc.communicate(timeout=60)
@@ -409,10 +387,10 @@ def signals(cat: Category, work: Path, repeats: int) -> None:
                     cat.check(False, f"{sig.name} {' '.join(args[3:])}: did not end")
                     continue
                 for _ in range(300):
-                    if not any(_alive(k) for k in kids):
+                    if not any(alive(k) for k in kids):
                         break
                     time.sleep(0.01)
-                left = [k for k in kids if _alive(k)]
+                left = [k for k in kids if alive(k)]
                 said = "nonocp: interrupted" in err or (native and err == "")
                 if sig == signal.SIGTERM and args[0] == "solve":  # solve dies of it; check stops as for Ctrl-C
                     ok = proc.returncode == -signal.SIGTERM and not left

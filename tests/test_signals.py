@@ -14,13 +14,14 @@ waits poll for the moment the search has started (a solver child exists); nothin
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 import time
 
 import pytest
+
+import procs
 
 NONOCP = [sys.executable, "-m", "nonocp.cli"]
 
@@ -31,31 +32,6 @@ def permutations(tmp_path_factory) -> str:
     path = tmp_path_factory.mktemp("sig") / "perm16.non"
     path.write_text(f"width {n}\nheight {n}\nrows\n" + "1\n" * n + "columns\n" + "1\n" * n)
     return str(path)
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
-def _cpu_seconds(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _wait_until(proc: subprocess.Popen, ready) -> None:
@@ -73,7 +49,7 @@ def interrupt(args: list[str], ready, sig: int = signal.SIGINT,
     try:
         _wait_until(proc, ready)
         assert proc.poll() is None, f"finished before the signal: {proc.communicate()}"
-        children = _children(proc.pid)
+        children = procs.children(proc.pid)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=120)
     finally:
@@ -84,15 +60,15 @@ def interrupt(args: list[str], ready, sig: int = signal.SIGINT,
 
 
 def searching_in_a_child(pid: int) -> bool:
-    return bool(_children(pid))
+    return bool(procs.children(pid))
 
 
 def no_child_survives(children: list[int]) -> None:
     for _ in range(500):
-        if not any(_alive(c) for c in children):
+        if not any(procs.alive(c) for c in children):
             return
         time.sleep(0.01)
-    raise AssertionError(f"solver processes left running: {[c for c in children if _alive(c)]}")
+    raise AssertionError(f"solver processes left running: {[c for c in children if procs.alive(c)]}")
 
 
 @pytest.mark.parametrize("engine", [
@@ -118,14 +94,14 @@ def test_ctrl_c_on_engines_that_search_in_a_child(permutations, engine):
 def test_ctrl_c_on_the_native_engine(permutations, timeout):
     """The native engine is Python in the command's own process: KeyboardInterrupt at the next bytecode."""
     r, _ = interrupt(["solve", permutations, "--all", "-f", "json", "-b", "native", *timeout],
-                     lambda pid: _cpu_seconds(pid) > 1.0)  # past start-up, inside the search
+                     lambda pid: procs.cpu_seconds(pid) > 1.0)  # past start-up, inside the search
     assert r.returncode == 130, r.stderr
     assert "Traceback" not in r.stderr and r.stderr in ("", "nonocp: interrupted\n")
 
 
 def in_the_native_search(pid: int) -> bool:
     """Past start-up and line logic, in auto's native search (it runs in the command's process: no child)."""
-    return _cpu_seconds(pid) > 1.0 and not _children(pid)
+    return procs.cpu_seconds(pid) > 1.0 and not procs.children(pid)
 
 
 @pytest.mark.parametrize("timeout", [[], ["--timeout", "600"]])

@@ -6,7 +6,6 @@ its memory limit failing alone.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 
@@ -15,6 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2", reason="starlette's test client needs httpx2 (the test extra)")
 
+import procs  # noqa: E402
 from conftest import PUZZLES  # noqa: E402
 from nonocp.web import Limits  # noqa: E402
 from test_web_api import client_for, error_of  # noqa: E402
@@ -65,15 +65,7 @@ def test_a_hung_solve_is_killed_and_the_server_answers_meanwhile():
         assert answer["killed"] and answer["status"] == "timeout"
         assert workers.running == 0
         for pid in pids:
-            assert _wait_for(lambda pid=pid: not _alive(pid), 5), f"worker {pid} still alive"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+            assert _wait_for(lambda pid=pid: not procs.alive(pid), 5), f"worker {pid} still alive"
 
 
 def test_past_the_concurrency_limit_requests_are_refused_not_queued_for_ever():

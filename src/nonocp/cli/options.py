@@ -189,6 +189,19 @@ CellSizeOpt = Annotated[
 ]
 
 
+DIFFICULTY_LEVELS = ("line", "probe", "branch")
+
+
+def difficulty_level(value: str | None) -> str | None:
+    """A difficulty as `rate` names it (LINE, PROBE, BRANCH), in any case; None stays None."""
+    if value is None:
+        return None
+    v = value.strip().lower()
+    if v not in DIFFICULTY_LEVELS:
+        raise typer.BadParameter(f"{value!r} is not one of LINE, PROBE, BRANCH")
+    return v.upper()
+
+
 def wants_color(choice: str, stream: Any = None) -> bool:
     """Whether to paint for `--color choice` on `stream` (stdout by default).
 

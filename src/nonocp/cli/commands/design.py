@@ -21,19 +21,16 @@ from typing import Annotated, Any
 import typer
 
 from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, same_file, write_output
-from nonocp.cli.options import CellSizeOpt, ColorOpt, FromOpt, console, format_option, timeout_option, wants_color
-
-LEVELS = ("line", "probe", "branch")
-
-
-def _level(value: str | None) -> str | None:
-    if value is None:
-        return None
-    v = value.strip().lower()
-    if v not in LEVELS:
-        raise typer.BadParameter(f"{value!r} is not one of LINE, PROBE, BRANCH")
-    return v.upper()
-
+from nonocp.cli.options import (
+    CellSizeOpt,
+    ColorOpt,
+    FromOpt,
+    console,
+    difficulty_level,
+    format_option,
+    timeout_option,
+    wants_color,
+)
 
 PictureArg = Annotated[str, typer.Argument(
     metavar="PICTURE", show_default=False,
@@ -52,7 +49,7 @@ BackgroundOpt = Annotated[str, typer.Option("--background", metavar="COLOUR",
                                                  "#rrggbb.")]
 UniqueOpt = Annotated[bool, typer.Option("--make-unique", "-u",
                                          help="Propose cell changes after which the solution is unique.")]
-LevelOpt = Annotated[str | None, typer.Option("--max-difficulty", metavar="LEVEL", callback=_level,
+LevelOpt = Annotated[str | None, typer.Option("--max-difficulty", metavar="LEVEL", callback=difficulty_level,
                                               help="LINE (line logic alone solves it), PROBE or BRANCH; implies "
                                                    "--make-unique.")]
 PuzzleOutOpt = Annotated[str | None, typer.Option("--output", "-o", metavar="PUZZLE",

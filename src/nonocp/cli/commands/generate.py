@@ -17,26 +17,14 @@ from typing import Annotated
 import typer
 
 from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, write_output
-from nonocp.cli.options import format_option, timeout_option
+from nonocp.cli.options import difficulty_level, format_option, timeout_option
 
 FORMATS = {"non": ".non", "xml": ".xml", "json": ".json"}
-LEVELS = ("line", "probe", "branch")
-
-
 def _size(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*", text)
     if not m:
         fail(f"--size {text!r}: write it as WIDTHxHEIGHT, e.g. 20x20")
     return int(m.group(1)), int(m.group(2))
-
-
-def _level(value: str | None) -> str | None:
-    if value is None:
-        return None
-    v = value.strip().lower()
-    if v not in LEVELS:
-        raise typer.BadParameter(f"{value!r} is not one of LINE, PROBE, BRANCH")
-    return v.upper()
 
 
 OutputDirOpt = Annotated[str, typer.Option("--output", "-o", metavar="DIR", show_default=False,
@@ -46,7 +34,7 @@ ColorsOpt = Annotated[int, typer.Option("--colors", "-c", metavar="K", min=1,
                                         help="Colours besides the background; 1 is black and white.")]
 DensityOpt = Annotated[float, typer.Option("--density", "-d", metavar="SHARE", min=0.0, max=1.0,
                                            help="Share of the cells filled in the random picture, 0 to 1.")]
-DifficultyOpt = Annotated[str | None, typer.Option("--difficulty", metavar="LEVEL", callback=_level,
+DifficultyOpt = Annotated[str | None, typer.Option("--difficulty", metavar="LEVEL", callback=difficulty_level,
                                                    help="LINE, PROBE or BRANCH, as `nonocp rate` says (default: "
                                                         "any unique puzzle).")]
 CountOpt = Annotated[int, typer.Option("--count", "-n", metavar="N", min=1, max=10000, help="How many puzzles.")]
