@@ -31,6 +31,17 @@ def _reduce(sets: Mapping[Hashable, tuple[float, frozenset]]) -> dict[Hashable, 
     return dict(kept)
 
 
+def _candidates_by_element(elements: frozenset, sets: Mapping[Hashable, tuple[float, frozenset]]) -> dict:
+    """For each element, the candidates covering it: cheapest first, then widest (good covers come early)."""
+    by_element: dict = {e: [] for e in elements}
+    for k, (_, elems) in sets.items():
+        for e in elems:
+            by_element[e].append(k)
+    for e in by_element:
+        by_element[e].sort(key=lambda k: (sets[k][0], -len(sets[k][1])))
+    return by_element
+
+
 def greedy_cover(elements: frozenset, sets: Mapping[Hashable, tuple[float, frozenset]]) -> Cover:
     left = set(elements)
     chosen: list[Hashable] = []
@@ -53,12 +64,7 @@ def min_cover(elements, sets: Mapping[Hashable, tuple[float, frozenset]], node_l
     sets = _reduce({k: (c, e & elements) for k, (c, e) in sets.items()})
     best = greedy_cover(elements, sets)
     best_cost, best_chosen = best.cost, list(best.chosen)
-    by_element: dict = {e: [] for e in elements}
-    for k, (_, elems) in sets.items():
-        for e in elems:
-            by_element[e].append(k)
-    for e in by_element:  # cheapest first, then widest: good covers are found early
-        by_element[e].sort(key=lambda k: (sets[k][0], -len(sets[k][1])))
+    by_element = _candidates_by_element(elements, sets)
     cheapest = min(c for c, _ in sets.values())
     widest = max(len(e) for _, e in sets.values())
     nodes = 0
@@ -98,12 +104,7 @@ def near_covers(elements, sets: Mapping[Hashable, tuple[float, frozenset]], slac
     bound = first.cost + slack
     # no dominance reduction here: a candidate that covers the same as another is another fix to try
     sets = {k: (c, e & elements) for k, (c, e) in sets.items() if e & elements}
-    by_element: dict = {e: [] for e in elements}
-    for k, (_, elems) in sets.items():
-        for e in elems:
-            by_element[e].append(k)
-    for e in by_element:
-        by_element[e].sort(key=lambda k: (sets[k][0], -len(sets[k][1])))
+    by_element = _candidates_by_element(elements, sets)
     found: dict[frozenset, float] = {frozenset(first.chosen): first.cost}
     nodes = 0
 

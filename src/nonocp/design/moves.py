@@ -106,6 +106,14 @@ def touched_lines(x: Cells, move: Move) -> tuple[set[int], set[int]]:
     return rows, cols
 
 
+def _keeps_clue(line: list[int], group) -> bool:
+    """True when the line, with the (position, value) pairs of `group` painted in, keeps its runs."""
+    moved = list(line)
+    for i, v in group:
+        moved[i] = v
+    return runs(moved) == runs(line)
+
+
 def is_valid(x: Cells, move: Move) -> bool:
     """True when applying `move` changes `x` and keeps every clue: `x` then has a second solution."""
     touched = False
@@ -114,21 +122,14 @@ def is_valid(x: Cells, move: Move) -> bool:
         if all(line[c] == v for c, v in group):
             continue
         touched = True
-        moved = list(line)
-        for c, v in group:
-            moved[c] = v
-        if runs(moved) != runs(line):
+        if not _keeps_clue(line, group):
             return False
     if not touched:
         return False
     for c, group in move.by_col.items():
         if all(x[r][c] == v for r, v in group):
             continue
-        line = [row[c] for row in x]
-        moved = list(line)
-        for r, v in group:
-            moved[r] = v
-        if runs(moved) != runs(line):
+        if not _keeps_clue([row[c] for row in x], group):
             return False
     return True
 
@@ -145,19 +146,11 @@ def kills(x: Cells, cell: tuple[int, int], value: int, move: Move) -> bool:
     try:
         group = move.by_row.get(r)
         if group is not None:
-            line = x[r]
-            moved = list(line)
-            for cc, v in group:
-                moved[cc] = v
-            if runs(moved) != runs(line):
+            if not _keeps_clue(x[r], group):
                 return True
         group = move.by_col.get(c)
         if group is not None:
-            line = [row[c] for row in x]
-            moved = list(line)
-            for rr, v in group:
-                moved[rr] = v
-            if runs(moved) != runs(line):
+            if not _keeps_clue([row[c] for row in x], group):
                 return True
         if (r, c) in move.cells:
             return all(x[rr][cc] == v for (rr, cc), v in move.cells.items())
