@@ -53,6 +53,11 @@ class Rating:
     @property
     def summary(self) -> str:
         """One line for people."""
+        return self.describe()
+
+    def describe(self, guesses_per_solution: bool = True) -> str:
+        """The summary line; without the guesses per solution for a caller that prints them on a line of
+        their own."""
         stall = "" if self.stalled_unknown is None else f" with {self.stalled_unknown} cells undecided"
         if self.verdict == "LINE":
             return f"LINE: line logic alone solves it in {self.steps} steps."
@@ -68,8 +73,8 @@ class Rating:
             n = len(self.guesses_per_solution)
             count = f"{n} solutions" if self.exhaustive else f"{n} or more solutions"
             per = ", ".join(str(g) for g in self.guesses_per_solution)
-            return (f"MULTIPLE: {count}; the first is reached in {self.steps} steps{how}; "
-                    f"guesses per solution: {per}.")
+            listed = f"; guesses per solution: {per}" if guesses_per_solution else ""
+            return f"MULTIPLE: {count}; the first is reached in {self.steps} steps{how}{listed}."
         if self.verdict == "NONE":
             return f"NONE: no solution; the contradiction is reached in {self.steps} steps."
         return f"UNKNOWN: the time limit ran out after {self.steps} steps."

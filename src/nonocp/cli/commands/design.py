@@ -220,10 +220,8 @@ def _rating_lines(report, suffix: str = "") -> list[str]:
         which = f"all {len(per)} solutions"
     else:
         which = f"the first {len(per)} solutions"
-    summary = rating.summary
-    if per:  # the list gets its own line below, saying which solutions it covers
-        summary = summary.split("; guesses per solution:")[0] + "."
-    lines = [f"difficulty{suffix}: {summary}"]
+    # the guesses per solution get a line of their own below, saying which solutions they cover
+    lines = [f"difficulty{suffix}: {rating.describe(guesses_per_solution=not per)}"]
     if per:
         lines.append(f"guesses per solution{suffix}: {', '.join(map(str, per))} ({which})")
     return lines
