@@ -164,3 +164,29 @@ def test_a_member_that_finds_enough_alone_answers_with_its_statistics():
                           None)
     assert r.status is Status.MULTIPLE and set(r.solutions) == {G1, G2}
     assert r.stats["race_winner"] == "a" and r.stats["conflicts"] == 5
+
+
+@pytest.mark.parametrize("native_first", [True, False])
+def test_the_partner_starts_with_the_sat_stage_after_the_native_slice_ran_out(monkeypatch, native_first):
+    """The native search's slice already sorts out the quick puzzles (what RACE_DELAY is for): after it runs out
+    undecided the partner joins at once; straight after line logic it waits RACE_DELAY."""
+    _kissat_or_skip()
+    from nonocp.core.result import SolveResult
+    from nonocp.engines.native.backend import NativeBackend
+
+    monkeypatch.setattr(auto_module, "_native_core_takes", lambda puzzle: True)
+    monkeypatch.setattr(NativeBackend, "solve", lambda self, puzzle, options: SolveResult(
+        status=Status.TIMEOUT, solutions=(), exhausted=False, backend="native", timed_out=True))
+    seen = []
+    real_race = auto_module._race
+
+    def race(puzzle, members, *args, **kwargs):
+        seen.append([m.start_after for m in members])
+        return real_race(puzzle, members, *args, **kwargs)
+
+    monkeypatch.setattr(auto_module, "_race", race)
+    r = get_backend("auto").solve(PERMUTATIONS, SolveOptions(max_solutions=None, time_limit=60,
+                                                             extra={"race": True, "native_first": native_first}))
+    assert r.exhausted and len(r.solutions) == 24 and all(PERMUTATIONS.is_solution(g) for g in r.solutions)
+    delay = auto_module.RACE_DELAY_AFTER_NATIVE if native_first else auto_module.RACE_DELAY
+    assert seen == [[0.0, delay]] and (delay == 0.0) == native_first

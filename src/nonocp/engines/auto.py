@@ -21,9 +21,10 @@ steps 1 and 2: a DRAT proof must certify the puzzle itself, and it could not che
 The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
 
 4. The race (`extra={"race": True}`, the default when two cores are free): step 3 runs in a forked child;
-   if it has not answered after RACE_DELAY seconds, a second child starts RACE_PARTNER (Kissat) on the whole
-   puzzle. The first to answer wins and the other is killed. Solutions found by either count together: two
-   distinct grids, one from each member, prove `multiple` before either has found two. Why: no one solver is fast
+   if it has not answered after RACE_DELAY seconds (at once when the native search's slice of step 2 ran out
+   first), a second child starts RACE_PARTNER (Kissat) on the whole puzzle. The first to answer wins and the
+   other is killed. Solutions found by either count together: two distinct grids, one from each member, prove
+   `multiple` before either has found two. Why: no one solver is fast
    everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
    finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
    (then CaDiCaL, guided by that solution, finds the second at once: sat.FOLLOW_UP_SOLVER) but is slower
@@ -86,6 +87,12 @@ RACE_PARTNER = "kissat404"
 # "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
 # second core; every survey puzzle that it decides at all, it decides within that.
 RACE_DELAY = 15.0
+# ... except after the native search's slice (NATIVE_FIRST) ran out undecided: that slice already sorted out the
+# puzzles that are quick to decide, which is what the delay is for, so the partner starts with the SAT stage.
+# On the survey and tournament samples the slice decides every puzzle it takes, so only the hardest get here:
+# Knotty, Faase and Meow, where CaDiCaL finds nothing in minutes and the partner decides (benchmarks/results/
+# auto.md, "The hardest three").
+RACE_DELAY_AFTER_NATIVE = 0.0
 # On puzzles the native engine's compiled core takes (run clues, up to its line length), its CDCL search runs
 # after line logic for up to NATIVE_FIRST seconds, in this process; what it leaves undecided goes to the SAT
 # stage (and the race) as before. It decides the numbered survey puzzles and the tournament samples several
@@ -188,10 +195,12 @@ class AutoBackend(Backend):
         full = (1 << k) - 1
         w = puzzle.width
         fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
+        delay = RACE_DELAY  # before the race's partner joins (see RACE_DELAY)
         if self._native_first_wanted(options) and _native_core_takes(puzzle):
             decided = self._native_first(puzzle, options, fixed, start, deadline, stats)
             if decided is not None:
                 return decided
+            delay = RACE_DELAY_AFTER_NATIVE
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
         # Memory: the SAT stage's formula is sized before it is written (its templates stay cached for the
@@ -212,7 +221,7 @@ class AutoBackend(Backend):
         # sizing took time: what is left of the limit now
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         sat_options = dataclasses.replace(sat_options, time_limit=remaining)
-        partner = self._race_partner(options) if need <= allowed // 2 else None
+        partner = self._race_partner(options, delay) if need <= allowed // 2 else None
         if partner is None:
             result = self.sat.solve(puzzle, sat_options)
             stats["decided_by"] = f"native + {solver}"
@@ -222,10 +231,10 @@ class AutoBackend(Backend):
             # partner cannot stop itself), and every solution is sent back as it is found. A partner whose
             # formula does not fit its half of the budget drops out of the race (OverBudget in its child).
             half = {"memory": memory.resident() + allowed // 2}
-            late = None if remaining is None else max(0.0, remaining - RACE_DELAY)
+            late = None if remaining is None else max(0.0, remaining - delay)
             members = [_Member(self.sat, _with_extra(sat_options, half), 0.0),
                        # the caller's own `fixed` only: the whole puzzle
-                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late), half), RACE_DELAY)]
+                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late), half), delay)]
             result = _race(puzzle, members, limit, deadline, options.progress, allowed // 2)
             stats["race"] = [f"{solver} after native", f"{partner.solver_name} on the whole puzzle"]
             winner = result.stats.get("race_winner")
@@ -274,8 +283,9 @@ class AutoBackend(Backend):
         return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
                                    stats=stats)
 
-    def _race_partner(self, options: SolveOptions) -> SatBackend | None:
-        """The race's second member, or None when this solve does not race (see 4. in the module docstring)."""
+    def _race_partner(self, options: SolveOptions, delay: float = RACE_DELAY) -> SatBackend | None:
+        """The race's second member, or None when this solve does not race (see 4. in the module docstring);
+        `delay`: the seconds it would wait before it starts."""
         wanted = self.options.get(options.extra, "race", self.name)
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
@@ -284,7 +294,7 @@ class AutoBackend(Backend):
 
         if not wanted or not fork_available() or options.extra.get("proof_dir"):
             return None
-        if options.time_limit is not None and options.time_limit <= RACE_DELAY:
+        if options.time_limit is not None and options.time_limit <= delay:
             return None  # the partner would never start
         if self.sat.solver_name == RACE_PARTNER:
             return None
