@@ -23,10 +23,10 @@ negation of a set of removals that together lead to a contradiction. They are fo
 analysis, minimized (a removal whose reason lies within the clause is dropped), watched with two watched
 literals, and most are forgotten again when there are many (the ones spanning the most decision levels go
 first). Decisions take the cell with the highest activity (bumped when it takes part in a conflict, seeded
-from root probing's branch scores) and keep its colour on the longest trail so far (target phases, forgotten every few restarts), else
-its last colour (phase saving), else its highest colour (ink first). The driver restarts the search on
-the Luby sequence and blocks each solution it is given. Why these: measured on tournament puzzles
-(benchmarks/results/native.md).
+from root probing's branch scores) and keep its colour on the longest trail so far (target phases,
+forgotten every few restarts), else its last colour (phase saving), else its highest colour (ink first).
+The driver restarts the search on the Luby sequence and blocks each solution it is given. Why these:
+measured on tournament puzzles (benchmarks/results/native.md, native-core.md).
 
 The search is exhaustive over the residue (nothing is pruned except by sound propagation and by clauses
 implied by the clues), so every solution of the residue is reached or refuted.
