@@ -293,6 +293,21 @@ def test_both_cores_find_the_corpus_goal_with_the_same_statistics(folder, name):
     assert {k: results[0].stats[k] for k in keys} == {k: results[1].stats[k] for k in keys}
 
 
+@needs_c
+def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
+    """A tournament puzzle whose search restarts more than REPHASE_EVERY times (its target phases are
+    forgotten) and reuses remembered explanations many times: the same solutions, counts and audit stream."""
+    from conftest import corpus_path
+    from nonocp.engines.native.reference_cdcl import REPHASE_EVERY
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("nonogram-record", "question", "taai2011.txt")))[329]  # #330
+    got = _search_trace(puzzle, True, 2, True)
+    expected = _search_trace(puzzle, False, 2, True)
+    assert got[:3] == expected[:3] and got[3] == expected[3]
+    assert len(got[0]) == 2 and got[2]["restarts"] > REPHASE_EVERY, got[2]
+
+
 # ------------------------------------------------------------- auto's native-first option
 
 @needs_c

@@ -23,10 +23,10 @@ negation of a set of removals that together lead to a contradiction. They are fo
 analysis, minimized (a removal whose reason lies within the clause is dropped), watched with two watched
 literals, and most are forgotten again when there are many (the ones spanning the most decision levels go
 first). Decisions take the cell with the highest activity (bumped when it takes part in a conflict, seeded
-from root probing's branch scores) and keep its colour on the longest trail so far (target phases), else
-its last colour (phase saving), else its highest colour (ink first). The driver restarts the search on
-the Luby sequence and blocks each solution it is given. Why these: measured on tournament puzzles
-(benchmarks/results/native.md).
+from root probing's branch scores) and keep its colour on the longest trail so far (target phases,
+forgotten every few restarts), else its last colour (phase saving), else its highest colour (ink first).
+The driver restarts the search on the Luby sequence and blocks each solution it is given. Why these:
+measured on tournament puzzles (benchmarks/results/native.md, native-core.md).
 
 The search is exhaustive over the residue (nothing is pruned except by sound propagation and by clauses
 implied by the clues), so every solution of the residue is reached or refuted.
@@ -52,7 +52,8 @@ AUDIT_EXPLAIN, AUDIT_REASON, AUDIT_LEARN = 0, 1, 2
 FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
 DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
 GREEDY_MAX = 12  # explanations with at most this many removals in their window get greedy deletion
-EXPLAINED_LIMIT = 200_000  # remembered explanations; the memo is cleared past this many
+STORE_WAYS = 4  # explanations remembered per kind of step (see _shrink)
+REPHASE_EVERY = 8  # restarts between two forgettings of the target phases (see restart)
 
 
 class Cdcl:
@@ -104,7 +105,9 @@ class Cdcl:
         self.conflicts = self.restarts = self.decisions = self.max_level = self.since_restart = 0
         self.max_learned = FIRST_REDUCE
         self.minimize = minimize  # shrink line explanations (see _shrink)
-        self.explained: dict[Any, tuple[int, ...]] = {}
+        # per kind of step (line, cell, colour; (line, -1, -1): a contradiction): [explanations stored so far,
+        # the last STORE_WAYS of them] (see _shrink)
+        self.explained: dict[tuple[int, int, int], list[Any]] = {}
         self.conflict_line = -1  # the line of the last conflict, -1 when a clause conflicted
         self.audit = audit
         if scores:
@@ -299,8 +302,11 @@ class Cdcl:
         """Trail indices of removals in line ln, among those in `packed` (see line_cum), that still imply
         the step (see above and _narrow).
 
-        Remembered by (line, line state, cell, colour): level-0 facts only grow during a search, so an
-        explanation found over fewer facts stays valid over more."""
+        Remembered: the last STORE_WAYS explanations of each kind of step (line, cell, colour). An earlier
+        one is taken again, without a line solve, when each of its removals has been made again or has
+        since become a level-0 fact: the line solver is monotone and level-0 facts only grow, so the same
+        removals over at least the same facts still imply the step. Most explanations are found this way,
+        because the search meets the same local patterns in a line under many other states of it."""
         ncol = self.ncol
         n = self.core.lengths[ln]
         b0 = ln * ncol
@@ -309,16 +315,25 @@ class Cdcl:
         # the line's n bits, so it also cuts each colour's slice out of `packed`)
         removed = [base[c] & (packed >> (c * n)) for c in range(ncol)]
         if sum(m.bit_count() for m in removed) > 1:
-            # Keyed by the line itself, never by its clue: two lines with the same clue and state can have
-            # different level-0 facts, and an explanation leans on its own line's facts (keyed by clue, the
-            # search would learn wrong clauses: tests/test_native.py checks this on mirrored grids).
-            memo_key = (ln, tuple(base[c] & ~removed[c] for c in range(ncol)), i, k)
-            need = self.explained.get(memo_key)
+            # Keyed by the line itself, never by its clue: two lines with the same clue can have different
+            # level-0 facts, and an explanation leans on its own line's facts (keyed by clue, the search
+            # would learn wrong clauses: tests/test_native.py checks this on mirrored grids).
+            entry = self.explained.get((ln, i, k))
+            need = None
+            if entry is not None:
+                for cand in entry[1]:
+                    if not any(cand[c] & base[c] & ~removed[c] for c in range(ncol)):
+                        need = tuple(cand[c] & removed[c] for c in range(ncol))
+                        break
             if need is None:
                 need = self._narrow(ln, base, removed, i, k)
-                if len(self.explained) > EXPLAINED_LIMIT:
-                    self.explained.clear()
-                self.explained[memo_key] = need
+                if entry is None:
+                    entry = self.explained[(ln, i, k)] = [0, []]
+                if len(entry[1]) < STORE_WAYS:
+                    entry[1].append(need)
+                else:
+                    entry[1][entry[0] % STORE_WAYS] = need
+                entry[0] += 1
         else:
             need = tuple(removed)  # at most one removal: nothing to shrink
         if self.audit is not None:
@@ -574,6 +589,12 @@ class Cdcl:
         return True
 
     def restart(self) -> None:
+        """Back to level 0. Every REPHASE_EVERY restarts the target phases are forgotten too: the search then
+        follows its longest trail since, not one from a region that stopped giving solutions (the tail of the
+        tournament sets: benchmarks/results/native-core.md, "Remembered explanations and rephasing")."""
         self.restarts += 1
         self.since_restart = 0
+        if self.restarts % REPHASE_EVERY == 0:
+            self.best_trail = 0
+            self.target = [-1] * self.ncells
         self._backtrack(0)

@@ -10,7 +10,8 @@
 
 #define FIRST_REDUCE 2000
 #define GREEDY_MAX 12
-#define EXPLAINED_LIMIT 200000
+#define STORE_WAYS 4
+#define REPHASE_EVERY 8
 
 enum { R_DECISION = 0, R_LINE = 1, R_CLAUSE = 2 };
 
@@ -24,15 +25,16 @@ typedef struct {
     int n, cap;
 } Watches;
 
-/* Remembered explanations: (line, line state at level 0 without the removals, cell, colour) -> removals. */
+/* Remembered explanations (reference_cdcl.py: _shrink): per step kind (line, cell, colour; a line's contradiction
+ * is its own kind), up to STORE_WAYS removal sets, one per colour each, in a ring. A kind's entries are
+ * allocated when it is first stored. */
 typedef struct {
-    int ncol;
-    long count, cap; /* entries */
-    int *head;       /* ln, i, k per entry */
-    word *data;      /* key masks then value masks per entry */
-    uint64_t *slots; /* open addressing: the hash's high half and the entry index, or EMPTY */
-    long nslots;
-} Memo;
+    int ncol, per_line; /* kinds per line: cell * ncol + colour, and one for a contradiction */
+    int *slot;          /* per kind: index of its first entry in `data` (in units of ncol words), or -1 */
+    int *count;        /* per kind: explanations stored so far (the ring's next place is count % STORE_WAYS) */
+    word *data;
+    long used, cap;     /* kinds allocated in `data` */
+} Store;
 
 typedef struct Cdcl {
     int broken; /* a search stopped mid-step (a limit, an exception, no memory): it cannot go on */
@@ -66,7 +68,7 @@ typedef struct Cdcl {
     int conflict_line;
     int *arena; /* clause steps' reasons */
     long narena, caparena;
-    Memo memo;
+    Store store;
     int *confl, *rbuf, *lower, *marked, *clause;
     unsigned char *seen; /* per trail index, during analysis */
 } Cdcl;
@@ -77,105 +79,47 @@ static double monotonic_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ---------------------------------------------------------------- memo */
+/* ---------------------------------------------------------------- remembered explanations */
 
-static uint64_t mix(uint64_t h, uint64_t x) {
-    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    return h ^ (h >> 29);
+static long store_kind(const Store *m, int ln, int i, int k) {
+    return (long)ln * m->per_line + (i < 0 ? 0 : 1 + i * m->ncol + k);
 }
 
-static uint64_t memo_hash(int ncol, int ln, const word *key, int i, int k) {
-    uint64_t h = mix(mix(mix(0x51ed27, (uint64_t)ln), (uint64_t)(i + 1)), (uint64_t)(k + 1));
-    for (int c = 0; c < ncol; c++) {
-        h = mix(h, (uint64_t)key[c]);
-#ifdef __SIZEOF_INT128__
-        h = mix(h, (uint64_t)(key[c] >> 64));
-#endif
-    }
-    return h;
-}
-
-#define EMPTY UINT64_MAX
-#define TAG(h) ((h) & 0xffffffff00000000ULL)
-
-static long memo_find(const Memo *m, int ln, const word *key, int i, int k, uint64_t h, long *slot) {
-    if (!m->nslots) {
-        *slot = -1;
-        return -1;
-    }
-    long s = (long)(h & (uint64_t)(m->nslots - 1));
-    for (;;) {
-        uint64_t x = m->slots[s];
-        if (x == EMPTY) {
-            *slot = s;
-            return -1;
+/* An earlier explanation of the same kind that still holds into `need` (its removals made again now, the ones
+ * since become facts dropped): 1, else 0. */
+static int store_find(const Store *m, long kind, const word *base, const word *removed, word *need) {
+    long at = m->slot[kind];
+    if (at < 0) return 0;
+    int ncol = m->ncol;
+    long n = m->count[kind] < STORE_WAYS ? m->count[kind] : STORE_WAYS;
+    for (long e = 0; e < n; e++) {
+        const word *cand = m->data + (at + e) * ncol;
+        int holds = 1;
+        for (int c = 0; c < ncol && holds; c++)
+            if (cand[c] & base[c] & ~removed[c]) holds = 0;
+        if (holds) {
+            for (int c = 0; c < ncol; c++) need[c] = cand[c] & removed[c];
+            return 1;
         }
-        if (TAG(x) == TAG(h)) { /* the entry itself is read only when the tags agree */
-            long e = (long)(x & 0xffffffffULL);
-            const int *hd = m->head + 3 * e;
-            if (hd[0] == ln && hd[1] == i && hd[2] == k &&
-                !memcmp(m->data + 2 * m->ncol * e, key, sizeof(word) * m->ncol))
-                return e;
+    }
+    return 0;
+}
+
+/* 0 on no memory */
+static int store_put(Store *m, long kind, const word *need) {
+    if (m->slot[kind] < 0) {
+        if (m->used == m->cap) {
+            long cap = m->cap ? 2 * m->cap : 64;
+            word *data = PyMem_Realloc(m->data, sizeof(word) * STORE_WAYS * m->ncol * cap);
+            if (!data) return 0;
+            m->data = data;
+            m->cap = cap;
         }
-        s = (s + 1) & (m->nslots - 1);
+        m->slot[kind] = m->used++ * STORE_WAYS;
     }
-}
-
-static const word *memo_get(const Memo *m, int ln, const word *key, int i, int k) {
-    long slot;
-    long e = memo_find(m, ln, key, i, k, memo_hash(m->ncol, ln, key, i, k), &slot);
-    return e < 0 ? NULL : m->data + 2 * m->ncol * e + m->ncol;
-}
-
-static int memo_grow(Memo *m) {
-    long nslots = m->nslots ? 2 * m->nslots : 1024;
-    uint64_t *slots = PyMem_Malloc(sizeof(uint64_t) * nslots);
-    if (!slots) return 0;
-    for (long s = 0; s < nslots; s++) slots[s] = EMPTY;
-    PyMem_Free(m->slots);
-    m->slots = slots;
-    m->nslots = nslots;
-    for (long e = 0; e < m->count; e++) {
-        const int *hd = m->head + 3 * e;
-        const word *key = m->data + 2 * m->ncol * e;
-        uint64_t h = memo_hash(m->ncol, hd[0], key, hd[1], hd[2]);
-        long s = (long)(h & (uint64_t)(nslots - 1));
-        while (slots[s] != EMPTY) s = (s + 1) & (nslots - 1);
-        slots[s] = TAG(h) | (uint64_t)e;
-    }
-    return 1;
-}
-
-/* the reference's `if len(explained) > LIMIT: clear()` then the insertion; 0 on no memory */
-static int memo_put(Memo *m, int ln, const word *key, int i, int k, const word *value) {
-    if (m->count > EXPLAINED_LIMIT) {
-        m->count = 0;
-        for (long s = 0; s < m->nslots; s++) m->slots[s] = EMPTY;
-    }
-    if (m->count == m->cap) {
-        long cap = m->cap ? 2 * m->cap : 256;
-        int *head = PyMem_Realloc(m->head, sizeof(int) * 3 * cap);
-        if (!head) return 0;
-        m->head = head;
-        word *data = PyMem_Realloc(m->data, sizeof(word) * 2 * m->ncol * cap);
-        if (!data) return 0;
-        m->data = data;
-        m->cap = cap;
-    }
-    if (2 * (m->count + 1) > m->nslots && !memo_grow(m)) return 0;
-    long slot;
-    uint64_t h = memo_hash(m->ncol, ln, key, i, k);
-    memo_find(m, ln, key, i, k, h, &slot);
-    long e = m->count++;
-    int *hd = m->head + 3 * e;
-    hd[0] = ln;
-    hd[1] = i;
-    hd[2] = k;
-    memcpy(m->data + 2 * m->ncol * e, key, sizeof(word) * m->ncol);
-    memcpy(m->data + 2 * m->ncol * e + m->ncol, value, sizeof(word) * m->ncol);
-    m->slots[slot] = TAG(h) | (uint64_t)e;
+    long e = m->count[kind] % STORE_WAYS;
+    memcpy(m->data + (m->slot[kind] + e) * m->ncol, need, sizeof(word) * m->ncol);
+    if (++m->count[kind] == 2 * STORE_WAYS) m->count[kind] = STORE_WAYS; /* the same place in the ring, full */
     return 1;
 }
 
@@ -221,9 +165,9 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     PyMem_Free(d->heap);
     PyMem_Free(d->hpos);
     PyMem_Free(d->arena);
-    PyMem_Free(d->memo.head);
-    PyMem_Free(d->memo.data);
-    PyMem_Free(d->memo.slots);
+    PyMem_Free(d->store.slot);
+    PyMem_Free(d->store.count);
+    PyMem_Free(d->store.data);
     PyMem_Free(d->confl);
     PyMem_Free(d->rbuf);
     PyMem_Free(d->lower);
@@ -550,16 +494,12 @@ static int shrink(Core *c, Cdcl *d, int ln, int upto, int i, int k, int *out) {
         total += popcount(removed[col]);
     }
     if (total > 1) {
-        word key[MAX_COLOURS];
-        for (int col = 0; col < ncol; col++) key[col] = base[col] & ~removed[col];
-        const word *known = memo_get(&d->memo, ln, key, i, k);
-        if (known) {
-            memcpy(need, known, sizeof(word) * ncol);
-        } else {
+        long kind = store_kind(&d->store, ln, i, k);
+        if (!store_find(&d->store, kind, base, removed, need)) {
             Narrowing w = {c, ln, n, i, k, base};
             narrow(&w, removed, need);
             if (c->stop) return -1;
-            if (!memo_put(&d->memo, ln, key, i, k, need)) {
+            if (!store_put(&d->store, kind, need)) {
                 PyErr_NoMemory();
                 c->stop = 1;
                 return -1;
@@ -956,7 +896,6 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
         Py_INCREF(audit);
         d->audit = audit;
     }
-    d->memo.ncol = ncol;
     size_t words = (size_t)nlines * ncol;
     d->st0 = PyMem_Malloc(sizeof(word) * words);
     d->alive = PyMem_Calloc(nvars, 1);
@@ -986,10 +925,18 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->marked = PyMem_Malloc(sizeof(int) * (nvars + 1));
     d->clause = PyMem_Malloc(sizeof(int) * (nvars + 1));
     d->seen = PyMem_Calloc(nvars + 1, 1);
+    int maxn = 0;
+    for (int ln = 0; ln < nlines; ln++)
+        if (c->len[ln] > maxn) maxn = c->len[ln];
+    d->store.ncol = ncol;
+    d->store.per_line = maxn * ncol + 1;
+    long kinds = (long)nlines * d->store.per_line;
+    d->store.slot = PyMem_Malloc(sizeof(int) * kinds);
+    d->store.count = PyMem_Calloc(kinds, sizeof(int));
     if (!d->st0 || !d->alive || !d->cnt || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
         !d->rlim || !d->atop || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
         !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
-        !d->clause || !d->seen)
+        !d->clause || !d->seen || !d->store.slot || !d->store.count)
         goto nomem;
     for (int ln = 0; ln < nlines; ln++) {
         d->lt[ln] = PyMem_Malloc(sizeof(int) * c->len[ln] * ncol);
@@ -1006,6 +953,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
                 }
         }
     for (int v = 0; v < nvars; v++) d->pos[v] = -1;
+    for (long kind = 0; kind < kinds; kind++) d->store.slot[kind] = -1;
     for (int cell = 0; cell < ncells; cell++) d->phase[cell] = -1;
     for (int cell = 0; cell < ncells; cell++) d->target[cell] = -1;
     for (int ln = 0; ln < nlines; ln++) { /* every line once, so that each is at a fixpoint of this search */
@@ -1138,6 +1086,10 @@ PyObject *Core_cdcl_restart(Core *c, PyObject *Py_UNUSED(noargs)) {
     if (!d) return NULL;
     d->restarts++;
     d->since_restart = 0;
+    if (d->restarts % REPHASE_EVERY == 0) { /* reference_cdcl.py: restart */
+        d->best_trail = 0;
+        for (int cell = 0; cell < c->ncells; cell++) d->target[cell] = -1;
+    }
     cd_backtrack(c, d, 0);
     Py_RETURN_NONE;
 }

@@ -5,7 +5,7 @@
  * solves, probes, conflicts); tests/test_core.py holds them to that. core.py documents the API.
  *
  * Files: core.h (types, the line solver, shared helpers), line.c (clue plans), core.c (the Python type:
- * state, propagation, probing), cdcl.c (the CDCL search, its explanations and their memo).
+ * state, propagation, probing), cdcl.c (the CDCL search, its explanations and the store of them).
  *
  * A line of n cells is one `word` per colour (bit i: cell i may be that colour); positions 0..n need n + 1
  * bits and the carry of the gap extension stays below bit n + 1, so lines of up to MAX_N cells fit.
