@@ -24,13 +24,13 @@ The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sa
    if it has not answered after RACE_DELAY seconds (at once when the native search's slice of step 2 ran out
    first), a second child starts RACE_PARTNER (Kissat) on the whole puzzle. The first to answer wins and the
    other is killed. Solutions found by either count together: two distinct grids, one from each member, prove
-   `multiple` before either has found two. Why: no one solver is fast
-   everywhere on the survey set. CaDiCaL after native propagation is fast on the pictures but
-   finds no solution of Knotty, Faase or Meow in minutes; Kissat on the whole formula finds them
-   (then CaDiCaL, guided by that solution, finds the second at once: sat.FOLLOW_UP_SOLVER) but is slower
-   on the ordinary puzzles (benchmarks/results/auto.md). The race is off with one core or `workers=1` (`nonocp bench`
-   runs one engine per core), with `proof_dir` (the proof's CNF must be the one that was refuted, and two
-   members would write the same files), and when the variant is the partner itself.
+   `multiple` before either has found two. Why: no one solver is fast everywhere on the survey set. CaDiCaL
+   after native propagation is fast on the pictures but finds no solution of Knotty, Faase or Meow in
+   minutes; Kissat on the whole formula finds them (then CaDiCaL, guided by that solution, finds the second at
+   once: sat.FOLLOW_UP_SOLVER) but is slower on the ordinary puzzles (benchmarks/results/auto.md). The race is
+   off with one core or `workers=1` (`nonocp bench` runs one engine per core), with `proof_dir` (the proof's
+   CNF must be the one that was refuted, and two members would write the same files), and when the variant is
+   the partner itself.
 """
 
 from __future__ import annotations
