@@ -356,17 +356,12 @@ typedef struct {
 
 /* -1 when stopped (then the caller abandons the search) */
 static int implies(Narrowing *w, const word *keep) {
-    word masks[MAX_COLOURS], out[MAX_COLOURS];
+    word masks[MAX_COLOURS];
     int ncol = w->c->ncol;
-    for (int c = 0; c < ncol; c++) masks[c] = w->base[c] & ~keep[c];
-    if (w->k < 0) {
-        int f = core_feasible(w->c, w->ln, masks);
-        return f < 0 ? -1 : !f;
-    }
-    int res = core_solve(w->c, w->ln, masks, out);
-    if (res < 0) return -1;
-    if (!res) return 1;
-    return !((out[w->k] >> w->i) & 1);
+    word cell = w->k < 0 ? 0 : WORD_ONE << w->i;
+    for (int c = 0; c < ncol; c++) masks[c] = w->base[c] & ~keep[c] & (c == w->k ? ~(word)0 : ~cell);
+    int f = core_feasible(w->c, w->ln, masks);
+    return f < 0 ? -1 : !f;
 }
 
 static void window(const Narrowing *w, const word *removed, int a, int b, word *keep) {
