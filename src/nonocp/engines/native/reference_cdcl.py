@@ -53,6 +53,7 @@ FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
 DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
 GREEDY_MAX = 12  # explanations with at most this many removals in their window get greedy deletion
 STORE_WAYS = 4  # explanations remembered per kind of step (see _shrink)
+STORE_WORDS = 8 << 20  # the store is emptied before it holds more line masks than this (bounds its memory)
 REPHASE_EVERY = 8  # restarts between two forgettings of the target phases (see restart)
 
 
@@ -328,6 +329,8 @@ class Cdcl:
             if need is None:
                 need = self._narrow(ln, base, removed, i, k)
                 if entry is None:
+                    if (len(self.explained) + 1) * STORE_WAYS * ncol > STORE_WORDS:
+                        self.explained.clear()
                     entry = self.explained[(ln, i, k)] = [0, []]
                 if len(entry[1]) < STORE_WAYS:
                     entry[1].append(need)

@@ -11,6 +11,7 @@
 #define FIRST_REDUCE 2000
 #define GREEDY_MAX 12
 #define STORE_WAYS 4
+#define STORE_WORDS (8L << 20) /* the store is emptied before it holds more line masks than this */
 #define REPHASE_EVERY 8
 
 enum { R_DECISION = 0, R_LINE = 1, R_CLAUSE = 2 };
@@ -106,7 +107,14 @@ static int store_find(const Store *m, long kind, const word *base, const word *r
 }
 
 /* 0 on no memory */
-static int store_put(Store *m, long kind, const word *need) {
+static int store_put(Store *m, long kind, const word *need, long kinds) {
+    if (m->slot[kind] < 0 && (m->used + 1) * STORE_WAYS * m->ncol > STORE_WORDS) { /* reference: emptied */
+        for (long x = 0; x < kinds; x++) {
+            m->slot[x] = -1;
+            m->count[x] = 0;
+        }
+        m->used = 0;
+    }
     if (m->slot[kind] < 0) {
         if (m->used == m->cap) {
             long cap = m->cap ? 2 * m->cap : 64;
@@ -494,7 +502,7 @@ static int shrink(Core *c, Cdcl *d, int ln, int upto, int i, int k, int *out) {
             Narrowing w = {c, ln, n, i, k, base};
             narrow(&w, removed, need);
             if (c->stop) return -1;
-            if (!store_put(&d->store, kind, need)) {
+            if (!store_put(&d->store, kind, need, (long)c->nlines * d->store.per_line)) {
                 PyErr_NoMemory();
                 c->stop = 1;
                 return -1;
