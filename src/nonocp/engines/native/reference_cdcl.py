@@ -53,6 +53,7 @@ FIRST_REDUCE = 2000  # learned clauses kept before the first clean-up
 DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
 GREEDY_MAX = 12  # explanations with at most this many removals in their window get greedy deletion
 STORE_WAYS = 4  # explanations remembered per kind of step (see _shrink)
+STORE_WORDS = 8 << 20  # the store is emptied before it holds more line masks than this (bounds its memory)
 REPHASE_EVERY = 8  # restarts between two forgettings of the target phases (see restart)
 
 
@@ -328,6 +329,8 @@ class Cdcl:
             if need is None:
                 need = self._narrow(ln, base, removed, i, k)
                 if entry is None:
+                    if (len(self.explained) + 1) * STORE_WAYS * ncol > STORE_WORDS:
+                        self.explained.clear()
                     entry = self.explained[(ln, i, k)] = [0, []]
                 if len(entry[1]) < STORE_WAYS:
                     entry[1].append(need)
@@ -362,14 +365,14 @@ class Cdcl:
         2. inside the window, greedy deletion of single cells, the farthest first, when few are left."""
         n = self.core.lengths[ln]
         ncol = self.ncol
-        line_result, line_feasible = self.core.line_result, self.core.line_feasible
+        line_feasible = self.core.line_feasible
 
         def implies(keep: list[int]) -> bool:
-            masks = tuple(base[c] & ~keep[c] for c in range(ncol))
-            if k < 0:  # a contradiction: only feasibility matters (one pass of the line solver, not two)
-                return not line_feasible(ln, masks)
-            res = line_result(ln, masks)
-            return res is None or not (res[k] >> i) & 1
+            # A contradiction: the line has no placement. A removal: the line has none with colour k at cell i
+            # (the line solver is exact, so this is its answer for that cell), with cell i forced to colour k.
+            # Either way one forward pass of the line solver, not the two and the cover of a whole solve.
+            cell = 0 if k < 0 else 1 << i
+            return not line_feasible(ln, tuple(base[c] & ~keep[c] & (-1 if c == k else ~cell) for c in range(ncol)))
 
         def window(a: int, b: int) -> list[int]:
             w = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1) if a <= b else 0

@@ -11,6 +11,7 @@
 #define FIRST_REDUCE 2000
 #define GREEDY_MAX 12
 #define STORE_WAYS 4
+#define STORE_WORDS (8L << 20) /* the store is emptied before it holds more line masks than this */
 #define REPHASE_EVERY 8
 
 enum { R_DECISION = 0, R_LINE = 1, R_CLAUSE = 2 };
@@ -106,7 +107,14 @@ static int store_find(const Store *m, long kind, const word *base, const word *r
 }
 
 /* 0 on no memory */
-static int store_put(Store *m, long kind, const word *need) {
+static int store_put(Store *m, long kind, const word *need, long kinds) {
+    if (m->slot[kind] < 0 && (m->used + 1) * STORE_WAYS * m->ncol > STORE_WORDS) { /* reference: emptied */
+        for (long x = 0; x < kinds; x++) {
+            m->slot[x] = -1;
+            m->count[x] = 0;
+        }
+        m->used = 0;
+    }
     if (m->slot[kind] < 0) {
         if (m->used == m->cap) {
             long cap = m->cap ? 2 * m->cap : 64;
@@ -356,17 +364,12 @@ typedef struct {
 
 /* -1 when stopped (then the caller abandons the search) */
 static int implies(Narrowing *w, const word *keep) {
-    word masks[MAX_COLOURS], out[MAX_COLOURS];
+    word masks[MAX_COLOURS];
     int ncol = w->c->ncol;
-    for (int c = 0; c < ncol; c++) masks[c] = w->base[c] & ~keep[c];
-    if (w->k < 0) {
-        int f = core_feasible(w->c, w->ln, masks);
-        return f < 0 ? -1 : !f;
-    }
-    int res = core_solve(w->c, w->ln, masks, out);
-    if (res < 0) return -1;
-    if (!res) return 1;
-    return !((out[w->k] >> w->i) & 1);
+    word cell = w->k < 0 ? 0 : WORD_ONE << w->i;
+    for (int c = 0; c < ncol; c++) masks[c] = w->base[c] & ~keep[c] & (c == w->k ? ~(word)0 : ~cell);
+    int f = core_feasible(w->c, w->ln, masks);
+    return f < 0 ? -1 : !f;
 }
 
 static void window(const Narrowing *w, const word *removed, int a, int b, word *keep) {
@@ -499,7 +502,7 @@ static int shrink(Core *c, Cdcl *d, int ln, int upto, int i, int k, int *out) {
             Narrowing w = {c, ln, n, i, k, base};
             narrow(&w, removed, need);
             if (c->stop) return -1;
-            if (!store_put(&d->store, kind, need)) {
+            if (!store_put(&d->store, kind, need, (long)c->nlines * d->store.per_line)) {
                 PyErr_NoMemory();
                 c->stop = 1;
                 return -1;
