@@ -249,6 +249,7 @@ class AutoBackend(Backend):
 
     def _native_first_wanted(self, options: SolveOptions) -> bool:
         """The native search's slice before SAT? Asked for, or by default unless a SAT solver was named."""
+        # `self.options` imports the sat engine (see _FromSat): not read when no option was given
         wanted = self.options.get(options.extra, "native_first", self.name) if options.extra else None
         return (NATIVE_FIRST_DEFAULT and not self.variant) if wanted is None else wanted
 
@@ -258,28 +259,27 @@ class AutoBackend(Backend):
         NATIVE_FIRST seconds: its answer, or None when the slice ended first and time is left for SAT."""
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         slice_ = NATIVE_FIRST if remaining is None else min(NATIVE_FIRST, remaining)
-        # its own defaults: auto's `probe` and the sat engine's options are not the native engine's
-        native = dataclasses.replace(options, fixed=fixed, time_limit=slice_, extra={})
-        result = NativeBackend().solve(puzzle, native)
+        result = _native_search(puzzle, options, fixed, slice_)
         # short of what was asked (an `--all` enumeration cut by the slice is `multiple` but not complete)
         if not result.complete and (remaining is None or remaining > slice_):
             stats["native_first"] = f"undecided after {slice_:g} s"
             return None
-        stats.update({f"native_{k}": v for k, v in result.stats.items()})
-        stats["phase"] = "native search"
-        stats["decided_by"] += " + native CDCL"  # after line logic (and probing, when asked)
-        return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
-                                   stats=stats)
+        # after line logic (and probing, when asked)
+        return self._native_answer(result, start, stats, stats["decided_by"] + " + native CDCL")
 
     def _native_rest(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int], start: float,
                      deadline: float | None, stats: dict[str, Any]) -> SolveResult:
         """The puzzle finished by the native engine's search from the cells line logic fixed (when the SAT
         stage would not fit the memory budget)."""
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        result = NativeBackend().solve(puzzle, dataclasses.replace(options, fixed=fixed, time_limit=remaining))
-        stats.update({f"native_{k}": v for k, v in result.stats.items()})  # the search's counts (it re-propagates)
+        result = _native_search(puzzle, options, fixed, remaining)
+        return self._native_answer(result, start, stats, "native search (the SAT step would not fit the memory budget)")
+
+    def _native_answer(self, result: SolveResult, start: float, stats: dict[str, Any], decided_by: str) -> SolveResult:
+        """The native search's result as auto's answer, its counts in auto's stats (prefixed native_)."""
+        stats.update({f"native_{k}": v for k, v in result.stats.items()})
         stats["phase"] = "native search"
-        stats["decided_by"] = "native search (the SAT step would not fit the memory budget)"
+        stats["decided_by"] = decided_by
         return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
                                    stats=stats)
 
@@ -314,6 +314,13 @@ class AutoBackend(Backend):
             stats=stats,
             timed_out=timed_out,
         )
+
+
+def _native_search(puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int],
+                   time_limit: float | None) -> SolveResult:
+    """The native engine from the cells line logic fixed, with its own defaults: auto's `probe` and the sat
+    engine's options are not the native engine's."""
+    return NativeBackend().solve(puzzle, dataclasses.replace(options, fixed=fixed, time_limit=time_limit, extra={}))
 
 
 def _native_core_takes(puzzle: Puzzle) -> bool:
