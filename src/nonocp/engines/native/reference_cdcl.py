@@ -371,8 +371,8 @@ class Cdcl:
             # A contradiction: the line has no placement. A removal: the line has none with colour k at cell i
             # (the line solver is exact, so this is its answer for that cell), with cell i forced to colour k.
             # Either way one forward pass of the line solver, not the two and the cover of a whole solve.
-            cell = 0 if k < 0 else 1 << i
-            return not line_feasible(ln, tuple(base[c] & ~keep[c] & (-1 if c == k else ~cell) for c in range(ncol)))
+            forced = 0 if k < 0 else 1 << i
+            return not line_feasible(ln, tuple(base[c] & ~keep[c] & (-1 if c == k else ~forced) for c in range(ncol)))
 
         def window(a: int, b: int) -> list[int]:
             w = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1) if a <= b else 0

@@ -31,6 +31,7 @@ typedef struct {
  * allocated when it is first stored. */
 typedef struct {
     int ncol, per_line; /* kinds per line: cell * ncol + colour, and one for a contradiction */
+    long kinds;         /* per_line * lines */
     int *slot;          /* per kind: index of its first entry in `data` (in units of ncol words), or -1 */
     int *count;        /* per kind: explanations stored so far (the ring's next place is count % STORE_WAYS) */
     word *data;
@@ -107,9 +108,9 @@ static int store_find(const Store *m, long kind, const word *base, const word *r
 }
 
 /* 0 on no memory */
-static int store_put(Store *m, long kind, const word *need, long kinds) {
+static int store_put(Store *m, long kind, const word *need) {
     if (m->slot[kind] < 0 && (m->used + 1) * STORE_WAYS * m->ncol > STORE_WORDS) { /* reference: emptied */
-        for (long x = 0; x < kinds; x++) {
+        for (long x = 0; x < m->kinds; x++) {
             m->slot[x] = -1;
             m->count[x] = 0;
         }
@@ -366,8 +367,9 @@ typedef struct {
 static int implies(Narrowing *w, const word *keep) {
     word masks[MAX_COLOURS];
     int ncol = w->c->ncol;
-    word cell = w->k < 0 ? 0 : WORD_ONE << w->i;
-    for (int c = 0; c < ncol; c++) masks[c] = w->base[c] & ~keep[c] & (c == w->k ? ~(word)0 : ~cell);
+    /* reference_cdcl.py: _narrow's implies (cell i forced to colour k; nothing forced for a contradiction) */
+    word forced = w->k < 0 ? 0 : WORD_ONE << w->i;
+    for (int c = 0; c < ncol; c++) masks[c] = w->base[c] & ~keep[c] & (c == w->k ? ~(word)0 : ~forced);
     int f = core_feasible(w->c, w->ln, masks);
     return f < 0 ? -1 : !f;
 }
@@ -502,7 +504,7 @@ static int shrink(Core *c, Cdcl *d, int ln, int upto, int i, int k, int *out) {
             Narrowing w = {c, ln, n, i, k, base};
             narrow(&w, removed, need);
             if (c->stop) return -1;
-            if (!store_put(&d->store, kind, need, (long)c->nlines * d->store.per_line)) {
+            if (!store_put(&d->store, kind, need)) {
                 PyErr_NoMemory();
                 c->stop = 1;
                 return -1;
@@ -933,9 +935,9 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
         if (c->len[ln] > maxn) maxn = c->len[ln];
     d->store.ncol = ncol;
     d->store.per_line = maxn * ncol + 1;
-    long kinds = (long)nlines * d->store.per_line;
-    d->store.slot = PyMem_Malloc(sizeof(int) * kinds);
-    d->store.count = PyMem_Calloc(kinds, sizeof(int));
+    d->store.kinds = (long)nlines * d->store.per_line;
+    d->store.slot = PyMem_Malloc(sizeof(int) * d->store.kinds);
+    d->store.count = PyMem_Calloc(d->store.kinds, sizeof(int));
     if (!d->st0 || !d->alive || !d->cnt || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
         !d->rlim || !d->atop || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
         !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
@@ -956,7 +958,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
                 }
         }
     for (int v = 0; v < nvars; v++) d->pos[v] = -1;
-    for (long kind = 0; kind < kinds; kind++) d->store.slot[kind] = -1;
+    for (long kind = 0; kind < d->store.kinds; kind++) d->store.slot[kind] = -1;
     for (int cell = 0; cell < ncells; cell++) d->phase[cell] = -1;
     for (int cell = 0; cell < ncells; cell++) d->target[cell] = -1;
     for (int ln = 0; ln < nlines; ln++) { /* every line once, so that each is at a fixpoint of this search */
