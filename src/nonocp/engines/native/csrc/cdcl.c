@@ -45,6 +45,7 @@ typedef struct Cdcl {
     word *st0; /* the level-0 state */
     unsigned char *alive;
     int *cnt;
+    int *vcell, *vcolour, *crow, *ccol; /* a literal's cell and colour, a cell's row and column: no divisions */
     int *trail, *tlevel, *rtype, *rdata, *rlen, *rlim, *atop;
     int ntrail;
     int *pos;
@@ -155,6 +156,10 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     PyMem_Free(d->st0);
     PyMem_Free(d->alive);
     PyMem_Free(d->cnt);
+    PyMem_Free(d->vcell);
+    PyMem_Free(d->vcolour);
+    PyMem_Free(d->crow);
+    PyMem_Free(d->ccol);
     PyMem_Free(d->trail);
     PyMem_Free(d->tlevel);
     PyMem_Free(d->rtype);
@@ -303,8 +308,8 @@ static inline void enqueue(Cdcl *d, int ln) {
 }
 
 static void cd_remove(Core *c, Cdcl *d, int v, int rtype, int rdata, int rlen, int rlim, int skip_line) {
-    int ncol = c->ncol, W = c->W, H = c->H;
-    int cell = v / ncol, k = v % ncol, r = cell / W, col = cell % W;
+    int ncol = c->ncol, H = c->H;
+    int cell = d->vcell[v], k = d->vcolour[v], r = d->crow[cell], col = d->ccol[cell];
     d->alive[v] = 0;
     d->cnt[cell]--;
     word rbit = ~(WORD_ONE << col), cbit = ~(WORD_ONE << r);
@@ -331,9 +336,9 @@ static void cd_remove(Core *c, Cdcl *d, int v, int rtype, int rdata, int rlen, i
 
 static void cd_backtrack(Core *c, Cdcl *d, int level) {
     if (level >= d->nlevels) return;
-    int lim = d->trail_lim[level], ncol = c->ncol, W = c->W, H = c->H;
+    int lim = d->trail_lim[level], ncol = c->ncol, H = c->H;
     for (int t = d->ntrail - 1; t >= lim; t--) {
-        int v = d->trail[t], cell = v / ncol, k = v % ncol;
+        int v = d->trail[t], cell = d->vcell[v], k = d->vcolour[v];
         if (d->cnt[cell] == 1) /* the cell was decided: remember its colour for the next decision on it */
             for (int j = 0; j < ncol; j++)
                 if (d->alive[cell * ncol + j]) d->phase[cell] = j;
@@ -341,7 +346,7 @@ static void cd_backtrack(Core *c, Cdcl *d, int level) {
         d->cnt[cell]++;
         d->pos[v] = -1;
         heap_insert(d, cell);
-        int r = cell / W, col = cell % W;
+        int r = d->crow[cell], col = d->ccol[cell];
         c->st[(Py_ssize_t)r * ncol + k] |= WORD_ONE << col;
         c->st[(Py_ssize_t)(H + col) * ncol + k] |= WORD_ONE << r;
         while (d->ltn[r] && d->lt[r][d->ltn[r] - 1] >= lim) d->ltn[r]--;
@@ -490,8 +495,8 @@ static int shrink(Core *c, Cdcl *d, int ln, int upto, int i, int k, int *out) {
     memset(removed, 0, sizeof(word) * ncol);
     int row = ln < H;
     for (int j = 0; j < upto; j++) {
-        int v = d->trail[d->lt[ln][j]], cell = v / ncol;
-        removed[v % ncol] |= WORD_ONE << (row ? cell % W : cell / W);
+        int v = d->trail[d->lt[ln][j]], cell = d->vcell[v];
+        removed[d->vcolour[v]] |= WORD_ONE << (row ? d->ccol[cell] : d->crow[cell]);
     }
     int total = 0;
     for (int col = 0; col < ncol; col++) { /* removals made at level 0 drop out: they are facts in base */
@@ -548,8 +553,8 @@ static int reason_of(Core *c, Cdcl *d, int t, int *out) {
         int ln = d->rdata[t];
         int n = lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]);
         if (d->minimize) {
-            int v = d->trail[t], cell = v / c->ncol;
-            m = shrink(c, d, ln, n, ln < c->H ? cell % c->W : cell / c->W, v % c->ncol, out);
+            int v = d->trail[t], cell = d->vcell[v];
+            m = shrink(c, d, ln, n, ln < c->H ? d->ccol[cell] : d->crow[cell], d->vcolour[v], out);
             if (m < 0) return -1;
         } else {
             memcpy(out, d->lt[ln], sizeof(int) * n);
@@ -584,7 +589,7 @@ static int arena_push(Cdcl *d, const int *lits, int n) { /* the offset, or -1 on
 
 /* every other colour of the cell of lits[0] goes, for the reason lits[1..n) (copied); 0 on no memory */
 static int assert_first(Core *c, Cdcl *d, const int *lits, int n) {
-    int ncol = c->ncol, first = lits[0], cell = first / ncol, any = 0;
+    int ncol = c->ncol, first = lits[0], cell = d->vcell[first], any = 0;
     for (int u = cell * ncol; u < cell * ncol + ncol; u++) any |= u != first && d->alive[u];
     if (!any) return 1;
     int off = arena_push(d, lits + 1, n - 1);
@@ -596,7 +601,6 @@ static int assert_first(Core *c, Cdcl *d, const int *lits, int n) {
 
 /* reference_cdcl.py: _visit_watches. 0, 1 with a conflict in d->confl (*nconf), -1 on no memory */
 static int visit(Core *c, Cdcl *d, int v, int *nconf) {
-    int ncol = c->ncol;
     Watches *wl = &d->watches[v];
     Clause **ws = wl->a;
     int n = wl->n, i = 0, j = 0;
@@ -612,7 +616,7 @@ static int visit(Core *c, Cdcl *d, int v, int *nconf) {
             lit[1] = v;
         }
         int other = lit[0];
-        if (d->alive[other] && d->cnt[other / ncol] == 1) { /* satisfied */
+        if (d->alive[other] && d->cnt[d->vcell[other]] == 1) { /* satisfied */
             ws[j++] = cl;
             continue;
         }
@@ -708,7 +712,7 @@ static int lower_cmp(const void *x, const void *y) { /* by decreasing level, the
 
 /* The learned clause into d->clause (*size), the backjump level and the LBD; 0 when stopped. */
 static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) {
-    int cur = d->nlevels, ncol = c->ncol, nmarked = 0, nlower = 0, count = 0, uip = -1;
+    int cur = d->nlevels, nmarked = 0, nlower = 0, count = 0, uip = -1;
     double inc = d->inc;
     const int *pending = d->confl;
     int npending = nconf;
@@ -721,7 +725,7 @@ static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) 
             d->marked[nmarked++] = t;
             int lv = d->tlevel[t];
             if (lv == 0) continue;
-            int cell = d->trail[t] / ncol;
+            int cell = d->vcell[d->trail[t]];
             d->activity[cell] += inc;
             if (d->hpos[cell] >= 0) heap_up(d, d->hpos[cell]);
             if (lv == cur)
@@ -905,6 +909,10 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->st0 = PyMem_Malloc(sizeof(word) * words);
     d->alive = PyMem_Calloc(nvars, 1);
     d->cnt = PyMem_Calloc(ncells, sizeof(int));
+    d->vcell = PyMem_Malloc(sizeof(int) * nvars);
+    d->vcolour = PyMem_Malloc(sizeof(int) * nvars);
+    d->crow = PyMem_Malloc(sizeof(int) * ncells);
+    d->ccol = PyMem_Malloc(sizeof(int) * ncells);
     d->trail = PyMem_Malloc(sizeof(int) * nvars);
     d->tlevel = PyMem_Malloc(sizeof(int) * nvars);
     d->rtype = PyMem_Malloc(sizeof(int) * nvars);
@@ -938,7 +946,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->store.kinds = (long)nlines * d->store.per_line;
     d->store.slot = PyMem_Malloc(sizeof(int) * d->store.kinds);
     d->store.count = PyMem_Calloc(d->store.kinds, sizeof(int));
-    if (!d->st0 || !d->alive || !d->cnt || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
+    if (!d->st0 || !d->alive || !d->cnt || !d->vcell || !d->vcolour || !d->crow || !d->ccol || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
         !d->rlim || !d->atop || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
         !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
         !d->clause || !d->seen || !d->store.slot || !d->store.count)
@@ -957,7 +965,15 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
                     d->cnt[cell]++;
                 }
         }
-    for (int v = 0; v < nvars; v++) d->pos[v] = -1;
+    for (int v = 0; v < nvars; v++) {
+        d->pos[v] = -1;
+        d->vcell[v] = v / ncol;
+        d->vcolour[v] = v % ncol;
+    }
+    for (int cell = 0; cell < ncells; cell++) {
+        d->crow[cell] = cell / c->W;
+        d->ccol[cell] = cell % c->W;
+    }
     for (long kind = 0; kind < d->store.kinds; kind++) d->store.slot[kind] = -1;
     for (int cell = 0; cell < ncells; cell++) d->phase[cell] = -1;
     for (int cell = 0; cell < ncells; cell++) d->target[cell] = -1;
