@@ -85,6 +85,8 @@ class Cdcl:
         self.tlevel: list[int] = []
         self.reason: list[Any] = []  # None (decision), int (line), or tuple of variables (clause)
         self.rlim: list[int] = []  # for a line step: the trail length when the line was solved
+        # for a line step: its explanation once worked out (see _reason_of), kept while it is on the trail
+        self.explanation: list[list[int] | None] = []
         self.pos = [-1] * (ncells * ncol)  # trail index of a removed variable (-1: a fact, or alive)
         self.line_trail: list[list[int]] = [[] for _ in range(core.nlines)]  # trail indices per line
         # Per line, parallel to line_trail: every removal in the line so far, packed in one int (bit
@@ -142,6 +144,7 @@ class Cdcl:
         self.tlevel.append(len(self.trail_lim))
         self.reason.append(reason)
         self.rlim.append(rlim)
+        self.explanation.append(None)
         self.pos[v] = t
         lt, lc = self.line_trail, self.line_cum
         lt[r].append(t)
@@ -180,7 +183,7 @@ class Cdcl:
             r, c = divmod(cell, W)
             st[r * ncol + k] |= 1 << c
             st[(H + c) * ncol + k] |= 1 << r
-        del trail[lim:], self.tlevel[lim:], self.reason[lim:], self.rlim[lim:]
+        del trail[lim:], self.tlevel[lim:], self.reason[lim:], self.rlim[lim:], self.explanation[lim:]
         for lt, lc in zip(self.line_trail, self.line_cum, strict=True):
             while lt and lt[-1] >= lim:
                 lt.pop()
@@ -278,9 +281,15 @@ class Cdcl:
             lt = self.line_trail[why]
             n = bisect_left(lt, self.rlim[t])
             if self.minimize:
-                cell, k = divmod(self.trail[t], self.ncol)
-                r, c = divmod(cell, self.W)
-                out = self._shrink(why, self.line_cum[why][n - 1] if n else 0, c if why < self.H else r, k)
+                # Worked out once while t is on the trail: the removals before it stay as they are, and so do
+                # the level-0 facts (they grow only at level 0, where t is gone), so it still holds. About half
+                # of the explanations analysis asks for are of entries it explained in an earlier conflict.
+                out = self.explanation[t]
+                if out is None:
+                    cell, k = divmod(self.trail[t], self.ncol)
+                    r, c = divmod(cell, self.W)
+                    out = self._shrink(why, self.line_cum[why][n - 1] if n else 0, c if why < self.H else r, k)
+                    self.explanation[t] = out
             else:
                 out = lt[:n]
             if self.audit is not None:

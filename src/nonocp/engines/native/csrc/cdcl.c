@@ -47,6 +47,11 @@ typedef struct Cdcl {
     int *cnt;
     int *vcell, *vcolour, *crow, *ccol; /* a literal's cell and colour, a cell's row and column: no divisions */
     int *trail, *tlevel, *rtype, *rdata, *rlen, *rlim, *atop;
+    /* per trail index: its line reason's explanation once worked out (-1: not yet), kept while it is on the trail;
+     * the explanations sit in xarena, which is copied without the undone ones when it fills up */
+    long *xoff;
+    int *xlen, *xarena;
+    long nx, capx, xlive;
     int ntrail;
     int *pos;
     int **lt; /* per line: trail indices of its removals */
@@ -167,6 +172,9 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     PyMem_Free(d->rlen);
     PyMem_Free(d->rlim);
     PyMem_Free(d->atop);
+    PyMem_Free(d->xoff);
+    PyMem_Free(d->xlen);
+    PyMem_Free(d->xarena);
     PyMem_Free(d->pos);
     PyMem_Free(d->ltn);
     PyMem_Free(d->trail_lim);
@@ -327,6 +335,7 @@ static void cd_remove(Core *c, Cdcl *d, int v, int rtype, int rdata, int rlen, i
     d->rlen[t] = rlen;
     d->rlim[t] = rlim;
     d->atop[t] = rtype == R_CLAUSE ? rdata : (int)d->narena;
+    d->xoff[t] = -1;
     d->pos[v] = t;
     d->lt[r][d->ltn[r]++] = t;
     d->lt[H + col][d->ltn[H + col]++] = t;
@@ -339,6 +348,7 @@ static void cd_backtrack(Core *c, Cdcl *d, int level) {
     int lim = d->trail_lim[level], ncol = c->ncol, H = c->H;
     for (int t = d->ntrail - 1; t >= lim; t--) {
         int v = d->trail[t], cell = d->vcell[v], k = d->vcolour[v];
+        if (d->xoff[t] >= 0) d->xlive -= d->xlen[t];
         if (d->cnt[cell] == 1) /* the cell was decided: remember its colour for the next decision on it */
             for (int j = 0; j < ncol; j++)
                 if (d->alive[cell * ncol + j]) d->phase[cell] = j;
@@ -546,16 +556,49 @@ static int lower_bound(const int *a, int n, int x) { /* bisect_left */
     return lo;
 }
 
+/* trail entry t's explanation (m trail indices) is kept while t is on the trail; 0 on no memory */
+static int keep_explanation(Cdcl *d, int t, const int *out, int m) {
+    if (d->nx + m > d->capx) { /* full: a new arena with only the explanations of entries still on the trail */
+        long cap = 2 * (d->xlive + m) + 1024, at = 0;
+        int *a = PyMem_Malloc(sizeof(int) * cap);
+        if (!a) return 0;
+        for (int u = 0; u < d->ntrail; u++)
+            if (d->xoff[u] >= 0) {
+                memcpy(a + at, d->xarena + d->xoff[u], sizeof(int) * d->xlen[u]);
+                d->xoff[u] = at;
+                at += d->xlen[u];
+            }
+        PyMem_Free(d->xarena);
+        d->xarena = a;
+        d->capx = cap;
+        d->nx = at;
+    }
+    memcpy(d->xarena + d->nx, out, sizeof(int) * m);
+    d->xoff[t] = d->nx;
+    d->xlen[t] = m;
+    d->nx += m;
+    d->xlive += m;
+    return 1;
+}
+
 /* reference_cdcl.py: _reason_of; the count, or -1 when stopped */
 static int reason_of(Core *c, Cdcl *d, int t, int *out) {
     int m;
     if (d->rtype[t] == R_LINE) {
         int ln = d->rdata[t];
         int n = lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]);
-        if (d->minimize) {
+        if (d->minimize && d->xoff[t] >= 0) {
+            m = d->xlen[t];
+            memcpy(out, d->xarena + d->xoff[t], sizeof(int) * m);
+        } else if (d->minimize) {
             int v = d->trail[t], cell = d->vcell[v];
             m = shrink(c, d, ln, n, ln < c->H ? d->ccol[cell] : d->crow[cell], d->vcolour[v], out);
             if (m < 0) return -1;
+            if (!keep_explanation(d, t, out, m)) {
+                PyErr_NoMemory();
+                c->stop = 1;
+                return -1;
+            }
         } else {
             memcpy(out, d->lt[ln], sizeof(int) * n);
             m = n;
@@ -920,6 +963,8 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->rlen = PyMem_Malloc(sizeof(int) * nvars);
     d->rlim = PyMem_Malloc(sizeof(int) * nvars);
     d->atop = PyMem_Malloc(sizeof(int) * nvars);
+    d->xoff = PyMem_Malloc(sizeof(long) * nvars);
+    d->xlen = PyMem_Malloc(sizeof(int) * nvars);
     d->pos = PyMem_Malloc(sizeof(int) * nvars);
     d->lt = PyMem_Calloc(nlines, sizeof(int *));
     d->ltn = PyMem_Calloc(nlines, sizeof(int));
@@ -947,7 +992,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->store.slot = PyMem_Malloc(sizeof(int) * d->store.kinds);
     d->store.count = PyMem_Calloc(d->store.kinds, sizeof(int));
     if (!d->st0 || !d->alive || !d->cnt || !d->vcell || !d->vcolour || !d->crow || !d->ccol || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
-        !d->rlim || !d->atop || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
+        !d->rlim || !d->atop || !d->xoff || !d->xlen || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
         !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
         !d->clause || !d->seen || !d->store.slot || !d->store.count)
         goto nomem;
