@@ -586,22 +586,24 @@ static int reason_of(Core *c, Cdcl *d, int t, int *out) {
     int m;
     if (d->rtype[t] == R_LINE) {
         int ln = d->rdata[t];
-        int n = lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]);
-        if (d->minimize && d->xoff[t] >= 0) {
+        if (d->minimize && d->xoff[t] >= 0) { /* worked out in an earlier conflict */
             m = d->xlen[t];
             memcpy(out, d->xarena + d->xoff[t], sizeof(int) * m);
-        } else if (d->minimize) {
-            int v = d->trail[t], cell = d->vcell[v];
-            m = shrink(c, d, ln, n, ln < c->H ? d->ccol[cell] : d->crow[cell], d->vcolour[v], out);
-            if (m < 0) return -1;
-            if (!keep_explanation(d, t, out, m)) {
-                PyErr_NoMemory();
-                c->stop = 1;
-                return -1;
-            }
         } else {
-            memcpy(out, d->lt[ln], sizeof(int) * n);
-            m = n;
+            int n = lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]);
+            if (d->minimize) {
+                int v = d->trail[t], cell = d->vcell[v];
+                m = shrink(c, d, ln, n, ln < c->H ? d->ccol[cell] : d->crow[cell], d->vcolour[v], out);
+                if (m < 0) return -1;
+                if (!keep_explanation(d, t, out, m)) {
+                    PyErr_NoMemory();
+                    c->stop = 1;
+                    return -1;
+                }
+            } else {
+                memcpy(out, d->lt[ln], sizeof(int) * n);
+                m = n;
+            }
         }
         if (d->audit && !call_audit(c, d, Py_BuildValue("(iiiN)", AUDIT_REASON, t, d->rlim[t], ints_tuple(out, m))))
             return -1;
