@@ -278,20 +278,20 @@ class Cdcl:
         """Trail indices of the removals that imply trail entry t (which is not a decision)."""
         why = self.reason[t]
         if type(why) is int:
-            # With minimize, worked out once while t is on the trail: the removals before it stay as they are,
-            # and so do the level-0 facts (they grow only at level 0, where t is gone), so it still holds. About
-            # half of the explanations analysis asks for are of entries it explained in an earlier conflict.
-            out = self.explanation[t] if self.minimize else None
-            if out is None:
-                lt = self.line_trail[why]
+            lt = self.line_trail[why]
+            if not self.minimize:
+                out = lt[:bisect_left(lt, self.rlim[t])]
+            elif self.explanation[t] is not None:
+                # Worked out once while t is on the trail: the removals before it stay as they are, and so do
+                # the level-0 facts (they grow only at level 0, where t is gone), so it still holds. About half
+                # of the explanations analysis asks for are of entries it explained in an earlier conflict.
+                out = self.explanation[t]
+            else:
                 n = bisect_left(lt, self.rlim[t])
-                if self.minimize:
-                    cell, k = divmod(self.trail[t], self.ncol)
-                    r, c = divmod(cell, self.W)
-                    out = self._shrink(why, self.line_cum[why][n - 1] if n else 0, c if why < self.H else r, k)
-                    self.explanation[t] = out
-                else:
-                    out = lt[:n]
+                cell, k = divmod(self.trail[t], self.ncol)
+                r, c = divmod(cell, self.W)
+                out = self._shrink(why, self.line_cum[why][n - 1] if n else 0, c if why < self.H else r, k)
+                self.explanation[t] = out
             if self.audit is not None:
                 self.audit(AUDIT_REASON, t, self.rlim[t], tuple(out))
             return out

@@ -51,7 +51,7 @@ typedef struct Cdcl {
      * the explanations sit in xarena, which is copied without the undone ones when it fills up */
     long *xoff;
     int *xlen, *xarena;
-    long nx, capx, xlive;
+    long nx, capx;
     int ntrail;
     int *pos;
     int **lt; /* per line: trail indices of its removals */
@@ -348,7 +348,6 @@ static void cd_backtrack(Core *c, Cdcl *d, int level) {
     int lim = d->trail_lim[level], ncol = c->ncol, H = c->H;
     for (int t = d->ntrail - 1; t >= lim; t--) {
         int v = d->trail[t], cell = d->vcell[v], k = d->vcolour[v];
-        if (d->xoff[t] >= 0) d->xlive -= d->xlen[t];
         if (d->cnt[cell] == 1) /* the cell was decided: remember its colour for the next decision on it */
             for (int j = 0; j < ncol; j++)
                 if (d->alive[cell * ncol + j]) d->phase[cell] = j;
@@ -559,7 +558,10 @@ static int lower_bound(const int *a, int n, int x) { /* bisect_left */
 /* trail entry t's explanation (m trail indices) is kept while t is on the trail; 0 on no memory */
 static int keep_explanation(Cdcl *d, int t, const int *out, int m) {
     if (d->nx + m > d->capx) { /* full: a new arena with only the explanations of entries still on the trail */
-        long cap = 2 * (d->xlive + m) + 1024, at = 0;
+        long live = 0, at = 0;
+        for (int u = 0; u < d->ntrail; u++)
+            if (d->xoff[u] >= 0) live += d->xlen[u];
+        long cap = 2 * (live + m) + 1024;
         int *a = PyMem_Malloc(sizeof(int) * cap);
         if (!a) return 0;
         for (int u = 0; u < d->ntrail; u++)
@@ -577,7 +579,6 @@ static int keep_explanation(Cdcl *d, int t, const int *out, int m) {
     d->xoff[t] = d->nx;
     d->xlen[t] = m;
     d->nx += m;
-    d->xlive += m;
     return 1;
 }
 
@@ -586,23 +587,21 @@ static int reason_of(Core *c, Cdcl *d, int t, int *out) {
     int m;
     if (d->rtype[t] == R_LINE) {
         int ln = d->rdata[t];
-        if (d->minimize && d->xoff[t] >= 0) { /* worked out in an earlier conflict */
+        if (!d->minimize) {
+            m = lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]);
+            memcpy(out, d->lt[ln], sizeof(int) * m);
+        } else if (d->xoff[t] >= 0) { /* worked out in an earlier conflict */
             m = d->xlen[t];
             memcpy(out, d->xarena + d->xoff[t], sizeof(int) * m);
         } else {
-            int n = lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]);
-            if (d->minimize) {
-                int v = d->trail[t], cell = d->vcell[v];
-                m = shrink(c, d, ln, n, ln < c->H ? d->ccol[cell] : d->crow[cell], d->vcolour[v], out);
-                if (m < 0) return -1;
-                if (!keep_explanation(d, t, out, m)) {
-                    PyErr_NoMemory();
-                    c->stop = 1;
-                    return -1;
-                }
-            } else {
-                memcpy(out, d->lt[ln], sizeof(int) * n);
-                m = n;
+            int v = d->trail[t], cell = d->vcell[v];
+            m = shrink(c, d, ln, lower_bound(d->lt[ln], d->ltn[ln], d->rlim[t]),
+                       ln < c->H ? d->ccol[cell] : d->crow[cell], d->vcolour[v], out);
+            if (m < 0) return -1;
+            if (!keep_explanation(d, t, out, m)) {
+                PyErr_NoMemory();
+                c->stop = 1;
+                return -1;
             }
         }
         if (d->audit && !call_audit(c, d, Py_BuildValue("(iiiN)", AUDIT_REASON, t, d->rlim[t], ints_tuple(out, m))))
