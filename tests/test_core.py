@@ -296,9 +296,10 @@ def test_both_cores_find_the_corpus_goal_with_the_same_statistics(folder, name):
 @needs_c
 def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
     """A tournament puzzle whose search restarts more than REPHASE_EVERY times (its target phases are
-    forgotten) and reuses remembered explanations many times: the same solutions, counts and audit stream."""
+    forgotten), reuses remembered explanations, and gives line reasons kept from an earlier conflict (a
+    reason not just worked out): the same solutions, counts and audit stream."""
     from conftest import corpus_path
-    from nonocp.engines.native.reference_cdcl import REPHASE_EVERY
+    from nonocp.engines.native.reference_cdcl import AUDIT_EXPLAIN, AUDIT_REASON, REPHASE_EVERY
     from nonocp.formats import load
 
     puzzle = load(str(corpus_path("nonogram-record", "question", "taai2011.txt")))[329]  # #330
@@ -306,6 +307,10 @@ def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
     expected = _search_trace(puzzle, False, 2, True)
     assert got[:3] == expected[:3] and got[3] == expected[3]
     assert len(got[0]) == 2 and got[2]["restarts"] > REPHASE_EVERY, got[2]
+    audit = got[3]
+    kept = sum(1 for before, e in zip(audit, audit[1:])
+               if e[0] == AUDIT_REASON and e[2] >= 0 and before[0] != AUDIT_EXPLAIN)  # a line reason, rlim >= 0
+    assert kept > 0
 
 
 # ------------------------------------------------------------- auto's native-first option
