@@ -308,7 +308,7 @@ def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
     assert got[:3] == expected[:3] and got[3] == expected[3]
     assert len(got[0]) == 2 and got[2]["restarts"] > REPHASE_EVERY, got[2]
     audit = got[3]
-    kept = sum(1 for before, e in zip(audit, audit[1:])
+    kept = sum(1 for before, e in zip(audit, audit[1:], strict=False)
                if e[0] == AUDIT_REASON and e[2] >= 0 and before[0] != AUDIT_EXPLAIN)  # a line reason, rlim >= 0
     assert kept > 0
 
