@@ -302,7 +302,7 @@ def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
     from nonocp.engines.native.reference_cdcl import AUDIT_EXPLAIN, AUDIT_REASON, REPHASE_EVERY
     from nonocp.formats import load
 
-    puzzle = load(str(corpus_path("nonogram-record", "question", "taai2011.txt")))[329]  # #330
+    puzzle = load(str(corpus_path("nonogram-record", "question", "taai2011.txt")))[365]  # #366
     got = _search_trace(puzzle, True, 2, True)
     expected = _search_trace(puzzle, False, 2, True)
     assert got[:3] == expected[:3] and got[3] == expected[3]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
+from collections import deque
 from typing import Any
 
 from nonocp.engines.native.limits import Timeout
@@ -94,9 +95,9 @@ class Cdcl:
         self.line_cum: list[list[int]] = [[] for _ in range(core.nlines)]
         self.trail_lim: list[int] = []  # trail length at the start of each level >= 1
         self.qhead = 0  # next trail entry whose clause watches are still to be visited
-        # dirty lines, last in first out; every line once at the start, so that each is at a fixpoint of
-        # this search's own state
-        self.queue: list[int] = list(range(core.nlines))
+        # dirty lines, first in first out (a line waits while its other cells change, and is solved once for
+        # them all); every line once at the start, so that each is at a fixpoint of this search's own state
+        self.queue: deque[int] = deque(range(core.nlines))
         self.inq = bytearray(b"\x01" * core.nlines)
         self.watches: list[list[list[int]]] = [[] for _ in range(ncells * ncol)]
         self.learned: list[tuple[int, list[int]]] = []  # (LBD, clause), may be forgotten
@@ -197,7 +198,7 @@ class Cdcl:
     # ----------------------------------------------------------------- propagation
 
     def _propagate(self) -> list[int] | None:
-        """Clause watches, then the most recently queued line, to a fixpoint. Returns None, or a conflict as
+        """Clause watches, then the line queued first, to a fixpoint. Returns None, or a conflict as
         trail indices (-1 for a fact)."""
         ncol, H, W = self.ncol, self.H, self.W
         line_result = self.core.line_result
@@ -214,7 +215,7 @@ class Cdcl:
                         return conflict
             if not queue:
                 return None
-            ln = queue.pop()
+            ln = queue.popleft()
             inq[ln] = 0
             base = ln * ncol
             old = (st[base], st[base + 1]) if ncol == 2 else tuple(st[base:base + ncol])

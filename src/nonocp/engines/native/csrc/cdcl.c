@@ -59,8 +59,10 @@ typedef struct Cdcl {
     int *trail_lim;
     int nlevels;
     int qhead;
-    int *queue; /* dirty lines, last in first out */
-    int nq;
+    /* dirty lines, first in first out: a ring of qcap (the line count) places, nq of them from qfront. Why not
+     * last in first out: a line then waits while its other cells change and is solved once for all of them */
+    int *queue;
+    int nq, qfront, qcap;
     char *inq;
     Watches *watches;
     Clause **learned;
@@ -311,7 +313,8 @@ static void heap_build(Cdcl *d, int ncells) {
 static inline void enqueue(Cdcl *d, int ln) {
     if (!d->inq[ln]) {
         d->inq[ln] = 1;
-        d->queue[d->nq++] = ln;
+        int at = d->qfront + d->nq++;
+        d->queue[at < d->qcap ? at : at - d->qcap] = ln;
     }
 }
 
@@ -365,8 +368,9 @@ static void cd_backtrack(Core *c, Cdcl *d, int level) {
     d->ntrail = lim;
     d->nlevels = level;
     d->qhead = lim;
-    for (int j = 0; j < d->nq; j++) d->inq[d->queue[j]] = 0;
+    for (int j = 0, at = d->qfront; j < d->nq; j++, at = at + 1 < d->qcap ? at + 1 : 0) d->inq[d->queue[at]] = 0;
     d->nq = 0;
+    d->qfront = 0;
 }
 
 /* ---------------------------------------------------------------- explanations (reference_cdcl.py: _shrink) */
@@ -718,7 +722,9 @@ static int cd_propagate(Core *c, Cdcl *d, int *nconf) {
             }
         }
         if (!d->nq) return 0;
-        int ln = d->queue[--d->nq];
+        int ln = d->queue[d->qfront];
+        d->qfront = d->qfront + 1 < d->qcap ? d->qfront + 1 : 0;
+        d->nq--;
         d->inq[ln] = 0;
         memcpy(old, c->st + (Py_ssize_t)ln * ncol, sizeof(word) * ncol);
         int ok = core_solve(c, ln, old, res);
@@ -1028,6 +1034,8 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
         d->inq[ln] = 1;
     }
     d->nq = nlines;
+    d->qfront = 0;
+    d->qcap = nlines;
     d->inc = 1.0;
     d->max_learned = FIRST_REDUCE;
     d->conflict_line = -1;
