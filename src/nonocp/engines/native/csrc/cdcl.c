@@ -80,6 +80,7 @@ typedef struct Cdcl {
     long narena, caparena;
     Store store;
     int *confl, *rbuf, *lower, *marked, *clause;
+    int *bucket; /* per decision level, while a learned clause is sorted */
     unsigned char *seen; /* per trail index, during analysis */
 } Cdcl;
 
@@ -195,6 +196,7 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     PyMem_Free(d->confl);
     PyMem_Free(d->rbuf);
     PyMem_Free(d->lower);
+    PyMem_Free(d->bucket);
     PyMem_Free(d->marked);
     PyMem_Free(d->clause);
     PyMem_Free(d->seen);
@@ -505,11 +507,17 @@ static int shrink(Core *c, Cdcl *d, int ln, int upto, int i, int k, int *out) {
     int ncol = c->ncol, n = c->len[ln], H = c->H, W = c->W;
     word base[MAX_COLOURS], removed[MAX_COLOURS], need[MAX_COLOURS];
     memcpy(base, d->st0 + (Py_ssize_t)ln * ncol, sizeof(word) * ncol);
-    memset(removed, 0, sizeof(word) * ncol);
-    int row = ln < H;
-    for (int j = 0; j < upto; j++) {
+    int row = ln < H, from = 0, to = upto;
+    if (upto <= d->ltn[ln] - upto) { /* the first `upto` removals, one by one */
+        memset(removed, 0, sizeof(word) * ncol);
+    } else { /* or all of them, from the line's state now, without the later ones (each removal is made once) */
+        for (int col = 0; col < ncol; col++) removed[col] = ~c->st[(Py_ssize_t)ln * ncol + col];
+        from = upto;
+        to = d->ltn[ln];
+    }
+    for (int j = from; j < to; j++) {
         int v = d->trail[d->lt[ln][j]], cell = d->vcell[v];
-        removed[d->vcolour[v]] |= WORD_ONE << (row ? d->ccol[cell] : d->crow[cell]);
+        removed[d->vcolour[v]] ^= WORD_ONE << (row ? d->ccol[cell] : d->crow[cell]);
     }
     int total = 0;
     for (int col = 0; col < ncol; col++) { /* removals made at level 0 drop out: they are facts in base */
@@ -750,16 +758,6 @@ static int cd_propagate(Core *c, Cdcl *d, int *nconf) {
 
 /* ---------------------------------------------------------------- learning (reference_cdcl.py: _analyze) */
 
-typedef struct {
-    int level, index, t;
-} Lower;
-
-static int lower_cmp(const void *x, const void *y) { /* by decreasing level, then as found: a stable sort */
-    const Lower *a = x, *b = y;
-    if (a->level != b->level) return b->level - a->level;
-    return a->index - b->index;
-}
-
 /* The learned clause into d->clause (*size), the backjump level and the LBD; 0 when stopped. */
 static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) {
     int cur = d->nlevels, nmarked = 0, nlower = 0, count = 0, uip = -1;
@@ -822,28 +820,22 @@ static int analyze(Core *c, Cdcl *d, int nconf, int *size, int *back, int *lbd) 
             if (d->marked[j]) d->lower[m++] = d->lower[j];
         nlower = m;
     }
-    Lower *low = PyMem_Malloc(sizeof(Lower) * (nlower ? nlower : 1));
-    if (!low) {
-        PyErr_NoMemory();
-        c->stop = 1;
-        return 0;
+    /* the clause: the UIP, then the lower removals by decreasing level, as found within a level (a counting
+     * sort: they lie on levels 1 .. cur - 1) */
+    int *at = d->bucket, levels = 0, next = 1;
+    *back = 0;
+    for (int lv = 0; lv < cur; lv++) at[lv] = 0;
+    for (int j = 0; j < nlower; j++) at[d->tlevel[d->lower[j]]]++;
+    for (int lv = cur - 1; lv > 0; lv--) {
+        int n = at[lv];
+        if (n && !levels++) *back = lv;
+        at[lv] = next;
+        next += n;
     }
-    for (int j = 0; j < nlower; j++) {
-        low[j].level = d->tlevel[d->lower[j]];
-        low[j].index = j;
-        low[j].t = d->lower[j];
-    }
-    qsort(low, nlower, sizeof(Lower), lower_cmp);
     d->clause[0] = d->trail[uip];
-    int levels = 0;
-    for (int j = 0; j < nlower; j++) {
-        d->clause[j + 1] = d->trail[low[j].t];
-        if (!j || low[j].level != low[j - 1].level) levels++;
-    }
+    for (int j = 0; j < nlower; j++) d->clause[at[d->tlevel[d->lower[j]]]++] = d->trail[d->lower[j]];
     *size = nlower + 1;
-    *back = nlower ? low[0].level : 0;
     *lbd = levels + 1;
-    PyMem_Free(low);
     /* later conflicts bump by more (VSIDS); all activities are scaled down before they overflow */
     d->inc *= 1.0 / 0.95;
     if (d->inc > 1e100) {
@@ -989,6 +981,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->lower = PyMem_Malloc(sizeof(int) * (nvars + 1));
     d->marked = PyMem_Malloc(sizeof(int) * (nvars + 1));
     d->clause = PyMem_Malloc(sizeof(int) * (nvars + 1));
+    d->bucket = PyMem_Malloc(sizeof(int) * (ncells + 1));
     d->seen = PyMem_Calloc(nvars + 1, 1);
     int maxn = 0;
     for (int ln = 0; ln < nlines; ln++)
@@ -1001,7 +994,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     if (!d->st0 || !d->alive || !d->cnt || !d->vcell || !d->vcolour || !d->crow || !d->ccol || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
         !d->rlim || !d->atop || !d->xoff || !d->xlen || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
         !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
-        !d->clause || !d->seen || !d->store.slot || !d->store.count)
+        !d->clause || !d->bucket || !d->seen || !d->store.slot || !d->store.count)
         goto nomem;
     for (int ln = 0; ln < nlines; ln++) {
         d->lt[ln] = PyMem_Malloc(sizeof(int) * c->len[ln] * ncol);

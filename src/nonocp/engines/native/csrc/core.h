@@ -125,22 +125,41 @@ static inline int popcount(word x) {
 #endif
 }
 
+static inline void reverse_all_wide(word *x, int count, int n) { /* each of x[0..count) as reverse_bits */
+    for (int j = 0; j < count; j++) x[j] = reverse_bits(x[j], n);
+}
+
+/* each of x[0..count) as reverse_bits, on lines of up to 63 cells; on lines of up to 32 (most tournament and
+ * picture lines), two words at once: the line solver reverses 2k + 1 + colours words per solve */
+static inline void reverse_all_64(uint64_t *x, int count, int n) {
+    int j = 0;
+    if (n <= 32) {
+        uint64_t low = (UINT64_C(1) << n) - 1;
+        for (; j + 1 < count; j += 2) {
+            uint64_t r = reverse64((x[j] & low) | (x[j + 1] & low) << 32);
+            x[j] = r >> (64 - n);
+            x[j + 1] = (r >> (32 - n)) & low;
+        }
+    }
+    for (; j < count; j++) x[j] = reverse64(x[j]) >> (64 - n);
+}
+
 /* The line solver, twice: on `word` and, for lines of up to 63 cells (most puzzles), on 64-bit words, which
  * costs about half as much (line_solver.h is the one source of both). */
 #define LS_WORD word
 #define LS_NAME(x) x##_wide
-#define LS_REVERSE(x, n) reverse_bits(x, n)
+#define LS_REVERSE_ALL(x, count, n) reverse_all_wide(x, count, n)
 #include "line_solver.h"
 #undef LS_WORD
 #undef LS_NAME
-#undef LS_REVERSE
+#undef LS_REVERSE_ALL
 #define LS_WORD uint64_t
 #define LS_NAME(x) x##_64
-#define LS_REVERSE(x, n) (reverse64(x) >> (64 - (n)))
+#define LS_REVERSE_ALL(x, count, n) reverse_all_64(x, count, n)
 #include "line_solver.h"
 #undef LS_WORD
 #undef LS_NAME
-#undef LS_REVERSE
+#undef LS_REVERSE_ALL
 
 /* line.feasible_planned */
 static inline int feasible(const Plan *plan, int n, int ncol, const word *masks) {

@@ -51,15 +51,18 @@ static inline int LS_NAME(solve)(const Plan *plan, int n, int ncol, const LS_WOR
     LS_WORD rmasks[MAX_COLOURS];
     int k = plan->k;
     if (!LS_NAME(forward)(k, plan->len, plan->col, plan->gap, n, masks, starts, gaps)) return 0;
-    for (int c = 0; c < ncol; c++) rmasks[c] = LS_REVERSE(masks[c], n);
+    memcpy(rmasks, masks, sizeof(LS_WORD) * ncol);
+    LS_REVERSE_ALL(rmasks, ncol, n);
     if (!LS_NAME(forward)(k, plan->rlen, plan->rcol, plan->rgap, n, rmasks, rstarts, rgaps)) return 0;
+    LS_REVERSE_ALL(rgaps, k + 1, n); /* the mirrored pass's results, back in the line's order */
+    LS_REVERSE_ALL(rstarts, k, n);
     for (int c = 1; c < ncol; c++) out[c] = 0;
     LS_WORD bgnew = 0;
-    for (int g = 0; g <= k; g++) bgnew |= gaps[g] & LS_REVERSE(rgaps[k - g], n);
+    for (int g = 0; g <= k; g++) bgnew |= gaps[g] & rgaps[k - g];
     out[0] = bgnew;
     for (int j = 0; j < k; j++) {
         /* the mirrored starts of block j are its last cells; shifted back by length - 1 to its starts */
-        LS_WORD valid = starts[j] & (LS_REVERSE(rstarts[k - 1 - j], n) >> (plan->len[j] - 1));
+        LS_WORD valid = starts[j] & (rstarts[k - 1 - j] >> (plan->len[j] - 1));
         if (!valid) return 0;
         out[plan->col[j]] |= LS_NAME(cover)(valid, plan->len[j]);
     }
