@@ -18,6 +18,10 @@ trail in the order they were made, each with its decision level and its reason:
 * a clause step (reason: the other literals of a clause, copied): all other literals of a learned clause
   are false, so its first literal p(v) is true and every other colour of that cell is removed.
 
+Propagation visits the clause watches of every new removal first (cheap), then solves one dirty line, in
+the order the lines were queued: a line waits while its other cells change and is solved once for them all
+(a third fewer line solves per conflict than solving the line queued last, benchmarks/results/native-core.md).
+
 Learned clauses are disjunctions of positive literals p(v) ("one of these cells has that colour"), the
 negation of a set of removals that together lead to a contradiction. They are found by the usual first-UIP
 analysis, minimized (a removal whose reason lies within the clause is dropped), watched with two watched
