@@ -130,6 +130,18 @@ class PuzzleCnf:
         cells = [next(v for v, lit in enumerate(lits) if holds(lit)) for lits in self.cell_literals]
         return Grid(tuple(tuple(cells[r * w:(r + 1) * w]) for r in range(self.height)))
 
+    def same_colour_clauses(self, groups: Iterable[Sequence[tuple[int, int]]]) -> list[list[int]]:
+        """Clauses that give every cell of each group (row, column) the colour of the group's first cell."""
+        out = []
+        for cells in groups:
+            (r0, c0), rest = cells[0], cells[1:]
+            first = self.cell_literals[r0 * self.width + c0]
+            for r, c in rest:
+                for a, b in zip(first, self.cell_literals[r * self.width + c], strict=True):
+                    if a != b:
+                        out += ([-a, b], [a, -b])
+        return out
+
     def blocking_clause(self, grid: Grid) -> list[int]:
         """The clause every grid except `grid` satisfies (cells fixed by constants are left out)."""
         out = []

@@ -102,6 +102,11 @@ RACE_DELAY_AFTER_NATIVE = 0.0
 # `extra={"native_first": False}` is the SAT stage straight after line logic.
 NATIVE_FIRST_DEFAULT = True
 NATIVE_FIRST = 15.0
+# The SAT stage's first round looks for a symmetric solution when the clues are symmetric (sat.SYMMETRIC_SLICE,
+# core/symmetry.py): it decides Knotty (clues that turn by a quarter) in seconds, where neither CaDiCaL nor Kissat
+# on the whole formula finds a solution within a minute (benchmarks/results/auto.md, "Symmetric first"). The
+# race's partner stays on the whole puzzle, so a symmetric round that finds nothing costs only its slice.
+DEFAULT_SYMMETRIC = True
 
 
 class AutoBackend(Backend):
@@ -113,6 +118,8 @@ class AutoBackend(Backend):
         Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
         Option("native_first", bool, None, f"the native CDCL search for up to {NATIVE_FIRST:g} s before SAT, on "
                "puzzles its compiled core takes (default: on, unless the variant names a SAT solver)"),
+        Option("symmetric", bool, DEFAULT_SYMMETRIC, "when the clues are symmetric, the SAT stage first looks for "
+               "a solution the symmetries map onto itself (for a time slice)"),
     ) | sat.options)
     # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
@@ -202,7 +209,8 @@ class AutoBackend(Backend):
                 return decided
             delay = RACE_DELAY_AFTER_NATIVE
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        sat_options = dataclasses.replace(options, fixed=fixed, time_limit=remaining)
+        sat_options = _with_extra(dataclasses.replace(options, fixed=fixed, time_limit=remaining),
+                                  {"symmetric": self.options.get(options.extra, "symmetric", self.name)})
         # Memory: the SAT stage's formula is sized before it is written (its templates stay cached for the
         # child that writes it). Too big for the budget even with the sat engine's leaner solver: native
         # search finishes the puzzle instead (it needs memory in proportion to the puzzle). The race
@@ -234,7 +242,8 @@ class AutoBackend(Backend):
             late = None if remaining is None else max(0.0, remaining - delay)
             members = [_Member(self.sat, _with_extra(sat_options, half), 0.0),
                        # the caller's own `fixed` only: the whole puzzle
-                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late), half), delay)]
+                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late),
+                                                    {**half, "symmetric": False}), delay)]
             result = _race(puzzle, members, limit, deadline, options.progress, allowed // 2)
             stats["race"] = [f"{solver} after native", f"{partner.solver_name} on the whole puzzle"]
             winner = result.stats.get("race_winner")

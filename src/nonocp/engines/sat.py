@@ -42,6 +42,7 @@ from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Proof, SolveResult, ended_by_time, status_of
+from nonocp.core.symmetry import clue_symmetries, restrictions
 from nonocp.encode.cnf import (
     DEFAULT_ENCODING,
     ENCODINGS,
@@ -91,6 +92,12 @@ HARD_STOP_GRACE = 0.5
 # "Initial phase"), so the solver's own stays the default.
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
+# `symmetric`: when the clues are symmetric (core/symmetry.py), the first round looks for a solution the
+# symmetries map onto itself (one colour per orbit of cells), for up to this many seconds; what it finds is
+# the first solution, and the search goes on over the whole formula from it (its phases, its blocking
+# clause). A symmetric formula can be hard to refute when no symmetric solution exists, hence the slice.
+# Knotty's quarter-turn formula gives CaDiCaL a first solution in about 15 s (benchmarks/results/auto.md).
+SYMMETRIC_SLICE = 30.0
 # Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, from loading the CNF of
 # a 200x200 picture into each (benchmarks/results/memory.md, "Per clause"), and how much its learnt
 # clauses add during a search. An unnamed solver is cadical195; when that would not fit the budget
@@ -117,6 +124,7 @@ class _Settings(NamedTuple):
 
     encoding: str
     phase: str
+    symmetric: bool
 
 
 def canonical_solver_name(name: str) -> str:
@@ -139,6 +147,8 @@ class SatBackend(Backend):
     options = Options(
         Option("encoding", tuple(ENCODINGS), DEFAULT_ENCODING, "how each line's clue becomes clauses"),
         Option("phase", PHASES, DEFAULT_PHASE, "the value the solver tries first for a cell"),
+        Option("symmetric", bool, False, "when the clues are symmetric, first look for a solution the "
+               f"symmetries map onto itself (for up to {SYMMETRIC_SLICE:g} s)"),
     )
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
     stats = Stats(
@@ -154,6 +164,11 @@ class SatBackend(Backend):
         Stat("blocking_clauses", int, "clauses added to forbid solutions found"),
         Stat("follow_up_solver", str, "the incremental solver of the later rounds after a one-shot one"),
         Stat("phase", str, "the initial phase, when set (background)"),
+        Stat("symmetries", list, "the moves that map the clues onto themselves (with `symmetric`)"),
+        Stat("symmetric_round", str, "the symmetric first round: found, none (no symmetric solution), or "
+             "out of time"),
+        Stat("symmetric_seconds", float, "in the symmetric first round"),
+        Stat("symmetric_moves", list, "the moves the symmetric round's solution was looked for under"),
         Stat("conflicts", int, "the solver's conflicts (solvers that report them)"),
         Stat("decisions", int, "the solver's decisions"),
         Stat("propagations", int, "the solver's propagations"),
@@ -232,7 +247,8 @@ class SatBackend(Backend):
     def _settings(self, options: SolveOptions) -> _Settings:
         """The engine's own options from `options.extra`, read once and checked against its schema."""
         extra = options.extra
-        return _Settings(self.options.get(extra, "encoding", self.name), self.options.get(extra, "phase", self.name))
+        return _Settings(self.options.get(extra, "encoding", self.name), self.options.get(extra, "phase", self.name),
+                         self.options.get(extra, "symmetric", self.name))
 
     def _solve(
         self,
@@ -265,6 +281,12 @@ class SatBackend(Backend):
                                timed_out=True)
         solver_name = chosen[0] if chosen else self.solver_name
         search = _Search(cnf, solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
+        if settings.symmetric and not options.extra.get("proof_dir"):  # a proof refutes the formula as given
+            symmetries = clue_symmetries(puzzle)
+            if symmetries:
+                search.stats["symmetries"] = [sym.name for sym in symmetries]
+                search.symmetric = [(names, cnf.same_colour_clauses(groups))
+                                    for names, groups in restrictions(symmetries)]
         if solver_name != self.solver_name:
             search.stats["solver_for_memory"] = f"{solver_name} (the CNF would not fit the memory budget in " \
                                                 f"{self.solver_name})"
@@ -365,6 +387,8 @@ class _Search:
         self.deadline = deadline
         self.on_solution = on_solution
         self.limit = _solutions_wanted(limit)
+        # the symmetric first round's restrictions, in order (SYMMETRIC_SLICE): (moves, clauses)
+        self.symmetric: list[tuple[tuple[str, ...], list[list[int]]]] | None = None
         self.solutions: list[Grid] = []
         self.blocking: list[list[int]] = []
         self.exhausted = False
@@ -386,6 +410,8 @@ class _Search:
 
         limit = self.limit
         name = self.solver_name  # the solver of the current round
+        if self.symmetric is not None:
+            name = self._symmetric_round()
         solver = None
         try:
             while limit is None or len(self.solutions) < limit:
@@ -400,7 +426,7 @@ class _Search:
                     else:
                         self._set_phases(solver)
                     self.stats["load_seconds"] += time.monotonic() - t
-                answer = self._solve_once(solver, name)
+                answer = self._solve_once(solver, name, self.deadline)
                 if answer is None:
                     self.timed_out = True
                     return
@@ -429,6 +455,42 @@ class _Search:
             self.stats["solve_seconds"] = round(self.stats["solve_seconds"], 4)
             self.stats["blocking_clauses"] = len(self.blocking)
 
+    def _symmetric_round(self) -> str:
+        """The formula with each of `symmetric`'s restrictions in turn, for up to SYMMETRIC_SLICE seconds in
+        all, until one gives a solution: that is the first one. Runs on a solver that can be stopped
+        (FOLLOW_UP_SOLVER in place of Kissat or Lingeling). Returns the solver of the rounds after it
+        (FOLLOW_UP_SOLVER after a solution from a one-shot one)."""
+        from pysat.solvers import Solver
+
+        assert self.symmetric is not None
+        name = FOLLOW_UP_SOLVER if self.solver_name in UNSTOPPABLE else self.solver_name
+        t = time.monotonic()
+        end = t + SYMMETRIC_SLICE if self.deadline is None else min(self.deadline, t + SYMMETRIC_SLICE)
+        answer: bool | None = False
+        for moves, clauses in self.symmetric:
+            solver = Solver(name=name, bootstrap_with=itertools.chain(self.cnf.clauses, clauses))
+            try:
+                self._set_phases(solver)
+                answer = self._solve_once(solver, name, end)
+                if answer:
+                    grid = self.cnf.decode(solver.get_model())
+                    self.solutions.append(grid)
+                    self.blocking.append(self.cnf.blocking_clause(grid))
+                    self.stats["symmetric_moves"] = list(moves)
+                    if self.on_solution is not None:
+                        self.on_solution(grid, len(self.solutions))
+                self._collect(solver)
+            finally:
+                solver.delete()
+            if answer is not False:  # found, or out of time
+                break
+        self.stats["symmetric_round"] = "found" if answer else "none" if answer is False else "out of time"
+        self.stats["symmetric_seconds"] = round(time.monotonic() - t, 4)
+        if answer and self.solver_name in NON_INCREMENTAL:
+            self.stats["follow_up_solver"] = FOLLOW_UP_SOLVER
+            return FOLLOW_UP_SOLVER
+        return self.solver_name
+
     def _set_phases(self, solver: Any) -> None:
         if self.phase != "background":
             return
@@ -450,12 +512,12 @@ class _Search:
     def _out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def _solve_once(self, solver: Any, name: str) -> bool | None:
-        """True / False, or None when stopped by the time limit."""
+    def _solve_once(self, solver: Any, name: str, deadline: float | None) -> bool | None:
+        """True / False, or None when stopped at `deadline`."""
         self.stats["solves"] += 1
         t = time.monotonic()
         try:
-            return solve_until(solver, name, self.deadline)
+            return solve_until(solver, name, deadline)
         finally:
             self.stats["solve_seconds"] += time.monotonic() - t
 
