@@ -49,7 +49,8 @@ def test_native_switches_still_give_the_right_answer():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["-b", "sat", "-O", "encodin=automaton"], "engine sat has no such option (its options: encoding, phase, symmetric)"),
+        (["-b", "sat", "-O", "encodin=automaton"],
+         "engine sat has no such option (its options: encoding, phase, symmetric)"),
         (["-b", "sat", "-O", "encoding=cnf"], "--option encoding=cnf: choose from automaton, blocks, both"),
         (["-b", "native", "-O", "probe=maybe"], "--option probe=maybe: expected true or false"),
         (["-b", "native", "-O", "probe"], "--option 'probe': write it as KEY=VALUE"),
