@@ -177,3 +177,14 @@ def test_knotty_is_decided_by_its_quarter_turn(sat):
     assert r.stats["symmetric_round"] == "found"
     assert r.status is Status.MULTIPLE and len(set(r.solutions)) == 2
     assert all(puzzle.is_solution(g) for g in r.solutions)
+
+
+@pytest.mark.parametrize("solver", ["kissat404", "lingeling", "glucose4"])
+def test_the_symmetric_round_hands_over_to_any_solver(solver):
+    """Kissat and Lingeling cannot be stopped, so the round runs on CaDiCaL and the count goes on with the
+    solver named (Kissat: CaDiCaL, as after its own first solution); the count is brute force's either way."""
+    pytest.importorskip("pysat")
+    puzzle = puzzle_from_grid(Grid.from_rows(symmetric_grid(6, seed=2)), palette_of(2))
+    r = get_backend(f"sat:{solver}").solve(puzzle, SolveOptions(max_solutions=None, extra={"symmetric": True}))
+    assert r.stats["symmetric_round"] == "found"
+    assert r.exhausted and set(r.solutions) == set(brute_force(puzzle)) and len(r.solutions) == len(set(r.solutions))

@@ -421,8 +421,9 @@ class _Search:
                 if solver is None:
                     t = time.monotonic()
                     solver = Solver(name=name, bootstrap_with=itertools.chain(self.cnf.clauses, self.blocking))
-                    if self.solutions:  # a hand-off (FOLLOW_UP_SOLVER): start next to the last solution
-                        solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
+                    if self.solutions:  # after Kissat's or the symmetric round's: start next to the last solution
+                        with contextlib.suppress(NotImplementedError):  # solvers without phases keep their own
+                            solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
                     else:
                         self._set_phases(solver)
                     self.stats["load_seconds"] += time.monotonic() - t
