@@ -96,7 +96,7 @@ DEFAULT_PHASE = "solver"
 # symmetries map onto itself (one colour per orbit of cells), for up to this many seconds; what it finds is
 # the first solution, and the search goes on over the whole formula from it (its phases, its blocking
 # clause). A symmetric formula can be hard to refute when no symmetric solution exists, hence the slice.
-# Knotty's quarter-turn formula gives CaDiCaL a first solution in about 15 s (benchmarks/results/auto.md).
+# Knotty's quarter-turn formula gives CaDiCaL a first solution in 3-14 s, by clause order (benchmarks/results/auto.md).
 SYMMETRIC_SLICE = 30.0
 # Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, from loading the CNF of
 # a 200x200 picture into each (benchmarks/results/memory.md, "Per clause"), and how much its learnt
