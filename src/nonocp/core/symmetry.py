@@ -94,10 +94,10 @@ def clue_symmetries(puzzle: Puzzle) -> tuple[Symmetry, ...]:
     if not h or not w:
         return ()
     found = []
-    for name, square_only, move in _MOVES:
-        if square_only and h != w:
+    for name, swaps, move in _MOVES:
+        if swaps and h != w:
             continue
-        sym = Symmetry(name, square_only, top, left, h, w, move)
+        sym = Symmetry(name, swaps, top, left, h, w, move)
         if _keeps_clues(puzzle, sym):
             found.append(sym)
     return tuple(found)
@@ -136,7 +136,7 @@ def restrictions(symmetries: tuple[Symmetry, ...]) -> list[tuple[tuple[str, ...]
     single move keeps (a quarter-turn knot whose clues happen to be mirror-symmetric too)."""
     out: list[tuple[tuple[str, ...], list[list[Cell]]]] = []
     seen: set[frozenset[frozenset[Cell]]] = set()
-    for group in ((symmetries,) if len(symmetries) == 1 else (symmetries, *((s,) for s in symmetries))):
+    for group in (symmetries, *((s,) for s in symmetries)):
         groups = orbits(group)
         key = frozenset(frozenset(g) for g in groups)
         if groups and key not in seen:

@@ -434,12 +434,7 @@ class _Search:
                 if not answer:
                     self.exhausted = True
                     return
-                grid = self.cnf.decode(solver.get_model())
-                self.solutions.append(grid)
-                block = self.cnf.blocking_clause(grid)
-                self.blocking.append(block)
-                if self.on_solution is not None:
-                    self.on_solution(grid, len(self.solutions))
+                block = self._record(solver)
                 if name not in NON_INCREMENTAL:
                     solver.add_clause(block)
                 else:
@@ -474,12 +469,8 @@ class _Search:
                 self._set_phases(solver)
                 answer = self._solve_once(solver, name, end)
                 if answer:
-                    grid = self.cnf.decode(solver.get_model())
-                    self.solutions.append(grid)
-                    self.blocking.append(self.cnf.blocking_clause(grid))
                     self.stats["symmetric_moves"] = list(moves)
-                    if self.on_solution is not None:
-                        self.on_solution(grid, len(self.solutions))
+                    self._record(solver)
                 self._collect(solver)
             finally:
                 solver.delete()
@@ -491,6 +482,16 @@ class _Search:
             self.stats["follow_up_solver"] = FOLLOW_UP_SOLVER
             return FOLLOW_UP_SOLVER
         return self.solver_name
+
+    def _record(self, solver: Any) -> list[int]:
+        """The solver's model as a solution found: kept, blocked, reported. Returns its blocking clause."""
+        grid = self.cnf.decode(solver.get_model())
+        self.solutions.append(grid)
+        block = self.cnf.blocking_clause(grid)
+        self.blocking.append(block)
+        if self.on_solution is not None:
+            self.on_solution(grid, len(self.solutions))
+        return block
 
     def _set_phases(self, solver: Any) -> None:
         if self.phase != "background":
