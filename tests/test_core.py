@@ -207,9 +207,10 @@ def test_probing_takes_the_same_steps():
 # ----------------------------------------------------------------- the CDCL search
 
 
-def _search_trace(puzzle: Puzzle, compiled: bool, limit: int, probe: bool, minimize: bool = True):
+def _search_trace(puzzle: Puzzle, compiled: bool, limit: int, probe: bool, minimize: bool = True, prefer=None):
     """Root propagation and probing, then the CDCL search with every explanation, reason and learned clause
-    recorded: (solutions, exhausted, counters, audit stream)."""
+    recorded: (solutions, exhausted, counters, audit stream). `prefer`: preferred colours from the first
+    restart on (cdcl_enumerate's `prefer`)."""
     c = core.core_for(puzzle, compiled=compiled)
     audit: list = []
     if c.propagate() < 0:
@@ -217,7 +218,7 @@ def _search_trace(puzzle: Puzzle, compiled: bool, limit: int, probe: bool, minim
     if probe and not c.probe()[0]:
         return [], True, work(c.counters()), audit
     found: list = []
-    exhausted = cdcl_enumerate(c, limit, found, minimize=minimize, audit=lambda *e: audit.append(e))
+    exhausted = cdcl_enumerate(c, limit, found, minimize=minimize, audit=lambda *e: audit.append(e), prefer=prefer)
     return found, exhausted, work(c.counters()), audit
 
 
@@ -241,6 +242,31 @@ def test_cdcl_takes_the_same_search_path():
         if ncol > 2:
             colour_conflicts += got[2].get("conflicts", 0)
     assert conflicts > 300 and colour_conflicts > 50, (conflicts, colour_conflicts)
+
+
+@needs_c
+def test_preferred_colours_take_the_same_search_path():
+    """Decisions that keep preferred colours (the beliefs' hook, here random colours, some out of range or
+    already removed) take both cores the same way; and the preferences change the path, so the hook is live."""
+    rng = random.Random(5)
+    changed = 0
+    for n in range(16):
+        ncol = (2, 3, 2, 4)[n % 4]
+        puzzle = random_puzzle(rng, rng.randint(10, 16), rng.randint(10, 16), ncol, rng.uniform(0.3, 0.42))
+        colours = [rng.randrange(-1, ncol + 1) for _ in range(puzzle.width * puzzle.height)]
+        seen: list = []
+
+        def prefer(masks, colours=colours, seen=seen):
+            seen.append(masks)
+            return colours
+
+        got = _search_trace(puzzle, True, 5, n % 2 == 0, prefer=prefer)
+        expected = _search_trace(puzzle, False, 5, n % 2 == 0, prefer=prefer)
+        assert got[:3] == expected[:3] and got[3] == expected[3]
+        assert len(seen) in (0, 2) and (not seen or seen[0] == seen[1])  # once per core, from the same start
+        if seen and got[2] != _search_trace(puzzle, True, 5, n % 2 == 0)[2]:
+            changed += 1
+    assert changed >= 3, changed
 
 
 @needs_c

@@ -58,6 +58,12 @@ ROOT_PROBE = True
 # fewer conflicts on tournament puzzles and Forever (benchmarks/results/native.md, "Root probing").
 
 
+# After this many conflicts without a solution, the CDCL search's decisions keep each cell's most likely
+# colour by belief propagation (`extra={"beliefs": False}` turns it off): it finds a first solution of the
+# survey's Knotty, Faase and Meow in seconds where the search alone finds none in minutes; the puzzles
+# decided sooner never compute beliefs (benchmarks/results/native-core.md, "Belief phases").
+BELIEFS_AFTER = 20_000
+
 # `core`: which implementation runs the search (core.py): c, python (the reference) or auto (the compiled
 # core when it takes the puzzle)
 CORES = {"auto": None, "c": True, "python": False}
@@ -69,6 +75,7 @@ class NativeBackend(Backend):
     options = Options(
         Option("probe", bool, ROOT_PROBE, "probe every cell once at the root before the CDCL search"),
         Option("guide", bool, True, "root probing's branch scores seed the CDCL decision order"),
+        Option("beliefs", bool, True, "after a while, decisions keep each cell's most likely colour"),
         Option("minimize", bool, True, "shrink each learnt clause's line explanations"),
         Option("core", tuple(CORES), "auto", "the compiled core (c), the Python reference (python) or auto"),
     )
@@ -105,8 +112,15 @@ class NativeBackend(Backend):
             ok, _ = core.probe()
             if not ok:
                 return True  # probing proved there is no solution
+        prefer = None
+        if get(options.extra, "beliefs", "native") and not engine.puzzle.has_counts:
+            def prefer(masks: list[int]) -> list[int]:
+                from nonocp.engines.native.belief import likely_colours
+
+                puzzle = engine.puzzle
+                return likely_colours(puzzle.rows, puzzle.cols, len(puzzle.palette), masks, deadline=core.deadline)
         return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),
-                              get(options.extra, "guide", "native"))
+                              get(options.extra, "guide", "native"), prefer=prefer, prefer_after=BELIEFS_AFTER)
 
     def version(self) -> str:
         from nonocp.engines.native import core

@@ -6,6 +6,10 @@ and csrc/cdcl.c does exactly that in C. The core hands control back here at each
 point and (with a progress callback) about twice a second; this loop decides what happens next.
 
 * Restarts follow the Luby sequence, RESTART_UNIT conflicts a unit.
+* Beliefs: when `prefer` is given and the search has gone `prefer_after` conflicts without a solution, the
+  driver asks it for each cell's most likely colour (belief.py, from the state the search started from) and
+  the search's decisions keep those colours from then on (`cdcl_prefer`). Few puzzles get that far; on the
+  big pictures that do, it turns minutes into seconds (benchmarks/results/native-core.md, "Belief phases").
 * Counting solutions: each solution found is blocked by the clause "not all of this path's decisions"
   (the decisions and sound propagation determine that one solution, so it forbids exactly it) and the
   search goes on. A contradiction at decision level 0 proves that no solution is left: the count is
@@ -47,14 +51,25 @@ def cdcl_enumerate(
     minimize: bool = True,
     guide: bool = True,
     audit: Callable[..., None] | None = None,
+    prefer: Callable[[list[int]], list[int]] | None = None,
+    prefer_after: int = 0,
 ) -> bool:
     """Solutions of the core's current (propagated) state into `found` (as states), up to `limit`.
 
     Returns True when every solution below the start is in `found`. Raises Timeout at the core's deadline
     (`found` keeps what was found). `minimize` False keeps whole-line explanations; `guide` False ignores
     the last probe's branch scores for the first decisions; `audit` hears every explanation and learned
-    clause (tests)."""
+    clause (tests); `prefer` maps the start's cell masks to preferred colours (see above)."""
+    start = core.masks() if prefer is not None else None
     core.cdcl_begin(minimize, guide, audit)
+
+    def maybe_prefer() -> None:  # at the start and at restarts (level 0), once
+        nonlocal start
+        if start is not None and not found and core.counters()["conflicts"] >= prefer_after:
+            core.cdcl_prefer(prefer(start))
+            start = None
+
+    maybe_prefer()
     restarts = 0
     restart_at = RESTART_UNIT * luby(0)
     pause = PROGRESS_EVERY if progress is not None else None
@@ -70,6 +85,7 @@ def cdcl_enumerate(
             restarts += 1
             core.cdcl_restart()
             restart_at = RESTART_UNIT * luby(restarts)
+            maybe_prefer()
         elif code == PAUSE:
             assert progress is not None
             counters = core.counters()

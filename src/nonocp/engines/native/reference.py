@@ -372,6 +372,9 @@ class PyCore:
     def cdcl_restart(self) -> None:
         self.cdcl.restart()
 
+    def cdcl_prefer(self, colours: list[int]) -> None:
+        self.cdcl.prefer(colours)
+
 
 def _assign(st: list[int], ncol: int, H: int, r: int, c: int, colour: int) -> None:
     rb, cb = r * ncol, (H + c) * ncol

@@ -27,8 +27,9 @@ negation of a set of removals that together lead to a contradiction. They are fo
 analysis, minimized (a removal whose reason lies within the clause is dropped), watched with two watched
 literals, and most are forgotten again when there are many (the ones spanning the most decision levels go
 first). Decisions take the cell with the highest activity (bumped when it takes part in a conflict, seeded
-from root probing's branch scores) and keep its colour on the longest trail so far (target phases,
-forgotten every few restarts), else its last colour (phase saving), else its highest colour (ink first).
+from root probing's branch scores) and keep its preferred colour when the driver gave one (`prefer`: the
+beliefs of belief.py), else its colour on the longest trail so far (target phases, forgotten every few
+restarts), else its last colour (phase saving), else its highest colour (ink first).
 The driver restarts the search on the Luby sequence and blocks each solution it is given. Why these:
 measured on tournament puzzles (benchmarks/results/native.md, native-core.md).
 
@@ -109,6 +110,7 @@ class Cdcl:
         self.inc = 1.0
         self.phase = [-1] * ncells  # per cell: the colour it had when last undone
         self.target = [-1] * ncells  # per cell: its colour on the longest trail so far
+        self.preferred = [-1] * ncells  # per cell: the colour its decisions keep while alive (prefer)
         self.best_trail = 0
         self.conflicts = self.restarts = self.decisions = self.max_level = self.since_restart = 0
         self.max_learned = FIRST_REDUCE
@@ -535,6 +537,9 @@ class Cdcl:
         target = self.target[best]
         if target >= 0 and self.alive[base + target]:
             keep = target
+        preferred = self.preferred[best]
+        if preferred >= 0 and self.alive[base + preferred]:
+            keep = preferred
         if keep < 0 or not self.alive[base + keep]:
             keep = max(k for k in range(ncol) if self.alive[base + k])  # the highest colour left
         # remove one colour other than the one to keep (in black and white: decide the cell)
@@ -604,6 +609,12 @@ class Cdcl:
         self._backtrack(len(decisions) - 1)
         self._add_clause(decisions, None)
         return True
+
+    def prefer(self, colours: list[int]) -> None:
+        """From now on, a decision on a cell keeps `colours[cell]` while it is alive (-1: no preference)."""
+        if len(colours) != self.ncells:
+            raise ValueError(f"prefer: {len(colours)} colours for {self.ncells} cells")
+        self.preferred = [k if 0 <= k < self.ncol else -1 for k in colours]
 
     def restart(self) -> None:
         """Back to level 0. Every REPHASE_EVERY restarts the target phases are forgotten too: the search then

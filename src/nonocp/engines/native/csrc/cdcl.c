@@ -72,6 +72,7 @@ typedef struct Cdcl {
     int *heap, *hpos, nheap; /* the undecided cells (and some decided ones, dropped when met), by activity */
     int *phase;  /* per cell: the colour it had when last undone */
     int *target; /* per cell: its colour on the longest trail so far */
+    int *preferred; /* per cell: the colour its decisions keep while alive, or -1 (cdcl_prefer) */
     int best_trail;
     long long conflicts, restarts, decisions, max_level, since_restart;
     long max_learned;
@@ -187,6 +188,7 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     PyMem_Free(d->activity);
     PyMem_Free(d->phase);
     PyMem_Free(d->target);
+    PyMem_Free(d->preferred);
     PyMem_Free(d->heap);
     PyMem_Free(d->hpos);
     PyMem_Free(d->arena);
@@ -924,6 +926,7 @@ static int decide(Core *c, Cdcl *d) { /* reference_cdcl.py: _decide; -1 when eve
     int best = d->heap[0];
     int keep = d->phase[best], base = best * ncol;
     if (d->target[best] >= 0 && d->alive[base + d->target[best]]) keep = d->target[best];
+    if (d->preferred[best] >= 0 && d->alive[base + d->preferred[best]]) keep = d->preferred[best];
     if (keep < 0 || !d->alive[base + keep])
         for (keep = ncol - 1; !d->alive[base + keep]; keep--) continue; /* the highest colour left */
     for (int k = ncol - 1; k >= 0; k--)
@@ -974,6 +977,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->activity = PyMem_Calloc(ncells, sizeof(double));
     d->phase = PyMem_Malloc(sizeof(int) * ncells);
     d->target = PyMem_Malloc(sizeof(int) * ncells);
+    d->preferred = PyMem_Malloc(sizeof(int) * ncells);
     d->heap = PyMem_Malloc(sizeof(int) * ncells);
     d->hpos = PyMem_Malloc(sizeof(int) * ncells);
     d->confl = PyMem_Malloc(sizeof(int) * (nvars + 1));
@@ -993,7 +997,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     d->store.count = PyMem_Calloc(d->store.kinds, sizeof(int));
     if (!d->st0 || !d->alive || !d->cnt || !d->vcell || !d->vcolour || !d->crow || !d->ccol || !d->trail || !d->tlevel || !d->rtype || !d->rdata || !d->rlen ||
         !d->rlim || !d->atop || !d->xoff || !d->xlen || !d->pos || !d->lt || !d->ltn || !d->trail_lim || !d->queue || !d->inq ||
-        !d->watches || !d->activity || !d->phase || !d->target || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
+        !d->watches || !d->activity || !d->phase || !d->target || !d->preferred || !d->heap || !d->hpos || !d->confl || !d->rbuf || !d->lower || !d->marked ||
         !d->clause || !d->bucket || !d->seen || !d->store.slot || !d->store.count)
         goto nomem;
     for (int ln = 0; ln < nlines; ln++) {
@@ -1022,6 +1026,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds) {
     for (long kind = 0; kind < d->store.kinds; kind++) d->store.slot[kind] = -1;
     for (int cell = 0; cell < ncells; cell++) d->phase[cell] = -1;
     for (int cell = 0; cell < ncells; cell++) d->target[cell] = -1;
+    for (int cell = 0; cell < ncells; cell++) d->preferred[cell] = -1;
     for (int ln = 0; ln < nlines; ln++) { /* every line once, so that each is at a fixpoint of this search */
         d->queue[ln] = ln;
         d->inq[ln] = 1;
@@ -1159,5 +1164,28 @@ PyObject *Core_cdcl_restart(Core *c, PyObject *Py_UNUSED(noargs)) {
         for (int cell = 0; cell < c->ncells; cell++) d->target[cell] = -1;
     }
     cd_backtrack(c, d, 0);
+    Py_RETURN_NONE;
+}
+
+/* cdcl_prefer(colours): a decision on a cell keeps colours[cell] while it is alive (reference_cdcl.py: prefer) */
+PyObject *Core_cdcl_prefer(Core *c, PyObject *colours) {
+    Cdcl *d = running(c);
+    if (!d) return NULL;
+    PyObject *seq = PySequence_Fast(colours, "prefer: a list of colours");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != c->ncells) {
+        PyErr_Format(PyExc_ValueError, "prefer: %zd colours for %d cells", PySequence_Fast_GET_SIZE(seq), c->ncells);
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (int cell = 0; cell < c->ncells; cell++) {
+        long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, cell));
+        if (k == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        d->preferred[cell] = (k >= 0 && k < c->ncol) ? (int)k : -1;
+    }
+    Py_DECREF(seq);
     Py_RETURN_NONE;
 }

@@ -910,6 +910,7 @@ static PyMethodDef Core_methods[] = {
     {"cdcl_solution", (PyCFunction)Core_cdcl_solution, METH_NOARGS, "the solved state after SOLUTION"},
     {"cdcl_block", (PyCFunction)Core_cdcl_block, METH_NOARGS, "forbid the solution found; False: none left"},
     {"cdcl_restart", (PyCFunction)Core_cdcl_restart, METH_NOARGS, "back to level 0"},
+    {"cdcl_prefer", (PyCFunction)Core_cdcl_prefer, METH_O, "cdcl_prefer(colours): the colour each cell's decisions keep"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -208,6 +208,7 @@ PyObject *Core_cdcl_begin(Core *c, PyObject *args, PyObject *kwds);
 PyObject *Core_cdcl_search(Core *c, PyObject *args);
 PyObject *Core_cdcl_block(Core *c, PyObject *noargs);
 PyObject *Core_cdcl_restart(Core *c, PyObject *noargs);
+PyObject *Core_cdcl_prefer(Core *c, PyObject *colours);
 int cdcl_counters(struct Cdcl *d, PyObject *dict);
 
 #endif

@@ -1,0 +1,148 @@
+"""Beliefs: the colour each cell most likely has, by loopy belief propagation between the rows and the columns.
+
+Why: on big pictures with several solutions (the survey's Knotty, Faase, Meow) the CDCL search wanders for
+minutes among partial pictures no line contradicts, and so do CaDiCaL and Kissat. Belief propagation sees the
+whole grid at once: each line tells each of its cells how likely each colour is, weighting every placement of
+its clue by what the crossing lines said last; after enough rounds the most likely colours form a picture
+close to a solution. The CDCL search that keeps those colours at its decisions (cdcl.py, `prefer`) finds a
+first solution of all three in seconds (benchmarks/results/native-core.md, "Belief phases"). Beliefs only
+steer decisions: every deduction is still the line solver's, so answers and counts stay exact.
+
+A line's message is exact (forward-backward sums over its clue's automaton); the loop between rows and
+columns is not (hence "loopy"), which is why the result is a guide and never a deduction. Runs clues only
+(count-and-contiguity clues have no automaton here). numpy: one array operation per cell position covers
+every row (or every column) at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from nonocp.core.puzzle import Clue
+from nonocp.engines.native.limits import Timeout
+
+ROUNDS = 100  # rows-then-columns rounds; fewer left Meow and Knotty unsolved (results/native-core.md)
+DAMPING = 0.5  # each round keeps this share of the last message: undamped, loopy messages oscillate
+EPSILON = 1e-9  # added to every incoming weight, so that no line is left with no weighted placement
+# the forward and backward tables hold (line length + 1) x lines x automaton states floats each; past this
+# many (about 0.5 GB for the two) there are no beliefs, only the search's own phases
+MAX_TABLE = 32_000_000
+
+
+class _Automata:
+    """The clue automata of a batch of lines of one length, padded to the longest (padding is unreachable).
+
+    States per line: gap 0, the cells of block 1, gap 1, ..., the cells of block k, gap k. A gap state loops
+    on background; every other move goes one state on (a block's next cell, or the gap after a block's
+    last cell), or two (a block's last cell straight into the next block's first, when their colours differ).
+    """
+
+    def __init__(self, clues: Sequence[Clue], ncol: int) -> None:
+        size = max(sum(b.length for b in clue) + len(clue) + 1 for clue in clues)
+        lines = len(clues)
+        self.stay = np.zeros((lines, size))  # on background, stay (gap states)
+        self.one = np.zeros((ncol, lines, size))  # on colour k, move one state on
+        self.two = np.zeros((ncol, lines, size))  # on colour k, move two states on
+        self.accept = np.zeros((lines, size))
+        for i, clue in enumerate(clues):
+            q = 0
+            for j, block in enumerate(clue):
+                self.stay[i, q] = 1
+                self.one[block.color, i, q] = 1  # gap -> the block's first cell
+                q += 1
+                for _ in range(block.length - 1):
+                    self.one[block.color, i, q] = 1
+                    q += 1
+                self.one[0, i, q] = 1  # the last cell -> the gap after it
+                if j + 1 < len(clue) and clue[j + 1].color != block.color:
+                    self.two[clue[j + 1].color, i, q] = 1
+                if j + 1 == len(clue):
+                    self.accept[i, q] = 1
+                q += 1
+            self.stay[i, q] = 1
+            self.accept[i, q] = 1
+
+
+def _shift(x: np.ndarray, by: int) -> np.ndarray:
+    """x moved `by` states along its last axis (positive: to higher states), zeros coming in."""
+    out = np.zeros_like(x)
+    if by > 0:
+        out[..., by:] = x[..., :-by]
+    else:
+        out[..., :by] = x[..., -by:]
+    return out
+
+
+def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
+    """Per line and cell, the weight of each colour summed over the clue's placements, each placement weighted
+    by the product of `weights` (lines x cells x colours) over the line's *other* cells; normalized per cell."""
+    lines, n, ncol = weights.shape
+    size = auto.stay.shape[1]
+    alpha = np.zeros((n + 1, lines, size))
+    beta = np.zeros((n + 1, lines, size))
+    a = np.zeros((lines, size))
+    a[:, 0] = 1
+    alpha[0] = a
+    for i in range(n):  # forward: alpha[i] sums the placements of cells 0..i-1 ending in each state
+        w = weights[:, i, :]
+        nxt = w[:, 0:1] * auto.stay * a
+        nxt[:, 1:] += (np.einsum("lk,kls->ls", w, auto.one) * a)[:, :-1]
+        nxt[:, 2:] += (np.einsum("lk,kls->ls", w, auto.two) * a)[:, :-2]
+        a = nxt / np.maximum(nxt.sum(1, keepdims=True), 1e-300)  # scale per position: only ratios matter
+        alpha[i + 1] = a
+    b = auto.accept.copy()
+    beta[n] = b
+    for i in range(n - 1, -1, -1):  # backward: beta[i] sums the placements of cells i..n-1 from each state
+        w = weights[:, i, :]
+        nxt = w[:, 0:1] * auto.stay * b
+        nxt += np.einsum("lk,kls->ls", w, auto.one) * _shift(b, -1)
+        nxt += np.einsum("lk,kls->ls", w, auto.two) * _shift(b, -2)
+        b = nxt / np.maximum(nxt.sum(1, keepdims=True), 1e-300)
+        beta[i] = b
+    after, after1, after2 = beta[1:], _shift(beta[1:], -1), _shift(beta[1:], -2)
+    out = np.empty((lines, n, ncol))
+    for k in range(ncol):
+        moves = auto.one[k] * after1 + auto.two[k] * after2
+        if k == 0:
+            moves = moves + auto.stay * after
+        out[:, :, k] = (alpha[:n] * moves).sum(2).T
+    return out / np.maximum(out.sum(2, keepdims=True), 1e-300)
+
+
+def table_size(clues: Sequence[Clue], length: int) -> int:
+    """The floats in one forward table of these lines (see MAX_TABLE)."""
+    return (length + 1) * len(clues) * max(sum(b.length for b in clue) + len(clue) + 1 for clue in clues)
+
+
+def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
+            rounds: int = ROUNDS, deadline: float | None = None) -> np.ndarray:
+    """Per cell (height x width x colours), how likely each colour is; `masks` are the cells' colours still
+    possible (row-major, bit k = colour k), and an impossible colour's belief is 0. Raises Timeout once
+    `deadline` (a time.monotonic() value) has passed."""
+    height, width = len(rows), len(cols)
+    prior = np.array([[(m >> k) & 1 for k in range(ncol)] for m in masks], dtype=float).reshape(height, width, ncol)
+    row_auto, col_auto = _Automata(rows, ncol), _Automata(cols, ncol)
+    from_rows = np.full((height, width, ncol), 1.0 / ncol)
+    from_cols = np.full((height, width, ncol), 1.0 / ncol)
+    for _ in range(rounds):
+        if deadline is not None and time.monotonic() > deadline:
+            raise Timeout
+        fresh = line_messages(row_auto, from_cols * prior + EPSILON)
+        from_rows = DAMPING * from_rows + (1 - DAMPING) * fresh
+        fresh = line_messages(col_auto, (from_rows * prior + EPSILON).transpose(1, 0, 2)).transpose(1, 0, 2)
+        from_cols = DAMPING * from_cols + (1 - DAMPING) * fresh
+    belief = from_rows * from_cols * prior
+    return belief / np.maximum(belief.sum(2, keepdims=True), 1e-300)
+
+
+def likely_colours(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
+                   rounds: int = ROUNDS, deadline: float | None = None) -> list[int]:
+    """Per cell (row-major), its most likely colour, or -1 where `masks` leaves it one colour only (every
+    cell -1 when the tables would pass MAX_TABLE)."""
+    if not rows or not cols or max(table_size(rows, len(cols)), table_size(cols, len(rows))) > MAX_TABLE:
+        return [-1] * len(masks)
+    best = beliefs(rows, cols, ncol, masks, rounds, deadline).argmax(2).ravel()
+    return [int(k) if m & (m - 1) else -1 for k, m in zip(best, masks, strict=True)]
