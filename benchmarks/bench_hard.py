@@ -11,7 +11,9 @@ the first solution of one SAT formula variant.
 or line logic and probing (`--fixed probe`) fixed, or none; `--add` extra clauses, all implied by the clues:
 `cardinality` (per line, the number of ink cells equals the clue's sum: a totalizer), `learned` (the native
 CDCL search's learned clauses after `--native` seconds from the probed root; none after a solution);
-`--order reversed` numbers the variables backwards. One pysat solve for the first solution in a child killed
+`--order reversed` numbers the variables backwards; `--phases beliefs` gives the solver each open cell's most
+likely colour after root probing (engines/native/belief.py) as its phases (pysat `set_phases`: CaDiCaL keeps
+them at every decision). One pysat solve for the first solution in a child killed
 at `--cap` seconds; then CaDiCaL seeded with that solution's phases and its blocking clause for the second
 (sat.FOLLOW_UP_SOLVER's hand-off). CaDiCaL options with `--first cadical195:stabilizeonly=1,...`.
 
@@ -158,13 +160,18 @@ def first_solutions(args: argparse.Namespace) -> int:
 
         clauses = [[rename(x) for x in c] for c in itertools.chain(cnf.clauses, extra)]
 
-        def first(send, clauses=clauses):
+        phases = belief_phases(puzzle, cnf, rename) if args.phases == "beliefs" else []
+
+        def first(send, clauses=clauses, phases=phases):
             solver = Solver(name=name, bootstrap_with=clauses)
             if config:
                 solver.configure(config)
+            if phases:
+                solver.set_phases(phases)
             send.send(solver.get_model() if solver.solve() else None)
 
-        print(f"{tag}: {said}; {args.first}, order {args.order} (load {os.getloadavg()[0]:.2f})", flush=True)
+        print(f"{tag}: {said}; {args.first}, order {args.order}, phases {args.phases}"
+              f" (load {os.getloadavg()[0]:.2f})", flush=True)
         receive, send = multiprocessing.Pipe(duplex=False)
         child = multiprocessing.get_context("fork").Process(target=first, args=(send,))
         t, c = time.perf_counter(), children_cpu()
@@ -194,6 +201,18 @@ def first_solutions(args: argparse.Namespace) -> int:
     return 0
 
 
+def belief_phases(puzzle, cnf, rename) -> list[int]:
+    """Per open cell, the literal of its most likely colour (root line logic and probing, then beliefs)."""
+    from nonocp.encode.cnf import TRUE
+    from nonocp.engines.native import propagate_and_probe
+    from nonocp.engines.native.belief import likely_colours
+
+    masks, _, _ = propagate_and_probe(puzzle, probe=True)
+    likely = likely_colours(puzzle.rows, puzzle.cols, len(puzzle.palette), masks)
+    return [rename(lits[k]) for lits, k in zip(cnf.cell_literals, likely, strict=True)
+            if k >= 0 and abs(lits[k]) != TRUE]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--first", metavar="SOLVER", help="the first-solution experiment with this pysat solver")
@@ -202,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--add", choices=("none", "cardinality", "learned"), default="none")
     ap.add_argument("--native", type=float, default=15.0, help="seconds of native CDCL for --add learned")
     ap.add_argument("--order", choices=("natural", "reversed"), default="natural")
+    ap.add_argument("--phases", choices=("solver", "beliefs"), default="solver")
     ap.add_argument("--cap", type=float, default=150.0)
     ap.add_argument("--before", help="the baseline checkout (its src/ is imported)")
     ap.add_argument("--after", default=AFTER, help="the checkout measured (default: this one)")
