@@ -25,8 +25,10 @@ Public entry points (everything above the engines uses only these):
 Modules: core.py (the core: one puzzle's search state and algorithms, compiled from csrc/ or the Python
 reference in reference.py and reference_cdcl.py, which it is tested against), line.py (the Python line
 solver), engine.py (a puzzle's core with list-state helpers and trace events), cdcl.py (the default
-search's driver: restarts, counting), search.py (the probing depth-first search, `native:dfs`, and the
-all-remaining-cells step), trace.py (the events an observer hears), limits.py (Timeout), backend.py.
+search's driver: restarts, counting), belief.py (belief propagation: the colours the CDCL search's
+decisions keep once it has gone long without a solution), search.py (the probing depth-first search,
+`native:dfs`, and the all-remaining-cells step), trace.py (the events an observer hears), limits.py
+(Timeout), backend.py.
 """
 
 from __future__ import annotations

@@ -27,8 +27,9 @@ from nonocp.engines.native.limits import Timeout
 ROUNDS = 100  # rows-then-columns rounds; fewer left Meow and Knotty unsolved (results/native-core.md)
 DAMPING = 0.5  # each round keeps this share of the last message: undamped, loopy messages oscillate
 EPSILON = 1e-9  # added to every incoming weight, so that no line is left with no weighted placement
-# the forward and backward tables hold (line length + 1) x lines x automaton states floats each; past this
-# many (about 0.5 GB for the two) there are no beliefs, only the search's own phases
+# the forward and backward tables hold (line length + 1) x lines x automaton states floats each, and a round's
+# work grows with that times the colours; past this many (tables of about 0.5 GB for the two, or a round of
+# seconds) there are no beliefs, only the search's own phases
 MAX_TABLE = 32_000_000
 
 
@@ -141,8 +142,8 @@ def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequen
 def likely_colours(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
                    rounds: int = ROUNDS, deadline: float | None = None) -> list[int]:
     """Per cell (row-major), its most likely colour, or -1 where `masks` leaves it one colour only (every
-    cell -1 when the tables would pass MAX_TABLE)."""
-    if not rows or not cols or max(table_size(rows, len(cols)), table_size(cols, len(rows))) > MAX_TABLE:
+    cell -1 when the tables times the colours would pass MAX_TABLE)."""
+    if not rows or not cols or max(table_size(rows, len(cols)), table_size(cols, len(rows))) * ncol > MAX_TABLE:
         return [-1] * len(masks)
     best = beliefs(rows, cols, ncol, masks, rounds, deadline).argmax(2).ravel()
     return [int(k) if m & (m - 1) else -1 for k, m in zip(best, masks, strict=True)]
