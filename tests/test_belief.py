@@ -96,9 +96,11 @@ def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
     got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=2))
     assert got.stats["conflicts"] > 100 and len(calls) == 1
     assert len(calls[0]) == puzzle.width * puzzle.height
+    # the answer says when the beliefs came in (at a restart: at or past the threshold) and what they cost
+    assert 100 <= got.stats["beliefs_at"] <= got.stats["conflicts"] and "beliefs" in got.stats["seconds"]
     calls.clear()
     off = NativeBackend().solve(puzzle, SolveOptions(max_solutions=2, extra={"beliefs": False}))
-    assert not calls and off.status is got.status
+    assert not calls and off.status is got.status and "beliefs_at" not in off.stats
 
 
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built here (the reference core would "

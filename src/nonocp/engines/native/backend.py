@@ -90,6 +90,7 @@ class NativeBackend(Backend):
         Stat("max_depth", int, "deepest decision level"),
         Stat("conflicts", int, "conflicts of the CDCL search"),
         Stat("restarts", int, "restarts of the CDCL search"),
+        Stat("beliefs_at", int, "conflicts when the CDCL search's decisions began to keep the beliefs (absent: never)"),
         Stat("seconds", dict, "wall seconds per phase: propagate, search, total"),
         Stat("core", str, '"c" or "python": which core ran'),
         always=("line_solves", "conflicts", "seconds", "core"),
@@ -117,8 +118,11 @@ class NativeBackend(Backend):
             def prefer(masks: list[int]) -> list[int]:
                 from nonocp.engines.native.belief import likely_colours
 
-                puzzle = engine.puzzle
-                return likely_colours(puzzle.rows, puzzle.cols, len(puzzle.palette), masks, deadline=core.deadline)
+                puzzle, t = engine.puzzle, time.monotonic()
+                engine.stats.beliefs_at = core.counters()["conflicts"]
+                colours = likely_colours(puzzle.rows, puzzle.cols, len(puzzle.palette), masks, deadline=core.deadline)
+                engine.stats.seconds["beliefs"] = time.monotonic() - t
+                return colours
         return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),
                               get(options.extra, "guide", "native"), prefer=prefer, prefer_after=BELIEFS_AFTER)
 

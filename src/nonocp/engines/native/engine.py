@@ -27,6 +27,7 @@ class Stats:
     nodes: int = 0
     max_depth: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
+    beliefs_at: int | None = None  # the CDCL search's conflicts when its decisions began to keep the beliefs
 
     def as_dict(self, counters: dict[str, int]) -> dict[str, Any]:
         out: dict[str, Any] = {"line_solves": 0, "cache_hits": 0, "probes": 0, "probe_passes": 0,
@@ -39,6 +40,8 @@ class Stats:
             else:
                 out[key] = value
         out["seconds"] = {k: round(v, 6) for k, v in self.seconds.items()}
+        if self.beliefs_at is not None:
+            out["beliefs_at"] = self.beliefs_at
         return out
 
 
