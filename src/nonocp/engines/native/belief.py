@@ -67,49 +67,52 @@ class _Automata:
             self.accept[i, q] = 1
 
 
-def _shift(x: np.ndarray, by: int) -> np.ndarray:
-    """x moved `by` states along its last axis (positive: to higher states), zeros coming in."""
-    out = np.zeros_like(x)
-    if by > 0:
-        out[..., by:] = x[..., :-by]
-    else:
-        out[..., :by] = x[..., -by:]
-    return out
-
-
 def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
     """Per line and cell, the weight of each colour summed over the clue's placements, each placement weighted
     by the product of `weights` (lines x cells x colours) over the line's *other* cells; normalized per cell."""
     lines, n, ncol = weights.shape
     size = auto.stay.shape[1]
+    # each cell's weighted moves, for every position at once (positions x lines x states): the loops below
+    # then take a few array operations per position
+    stay = weights[:, :, 0].T[:, :, None] * auto.stay[None]
+    one = np.einsum("lnk,kls->nls", weights, auto.one)
+    two = np.einsum("lnk,kls->nls", weights, auto.two) if auto.two.any() else None
     alpha = np.zeros((n + 1, lines, size))
     beta = np.zeros((n + 1, lines, size))
     a = np.zeros((lines, size))
     a[:, 0] = 1
     alpha[0] = a
     for i in range(n):  # forward: alpha[i] sums the placements of cells 0..i-1 ending in each state
-        w = weights[:, i, :]
-        nxt = w[:, 0:1] * auto.stay * a
-        nxt[:, 1:] += (np.einsum("lk,kls->ls", w, auto.one) * a)[:, :-1]
-        nxt[:, 2:] += (np.einsum("lk,kls->ls", w, auto.two) * a)[:, :-2]
-        a = nxt / np.maximum(nxt.sum(1, keepdims=True), 1e-300)  # scale per position: only ratios matter
-        alpha[i + 1] = a
+        nxt = alpha[i + 1]
+        np.multiply(stay[i], a, out=nxt)
+        nxt[:, 1:] += one[i, :, :-1] * a[:, :-1]
+        if two is not None:
+            nxt[:, 2:] += two[i, :, :-2] * a[:, :-2]
+        nxt /= np.maximum(nxt.sum(1, keepdims=True), 1e-300)  # scale per position: only ratios matter
+        a = nxt
     b = auto.accept.copy()
     beta[n] = b
     for i in range(n - 1, -1, -1):  # backward: beta[i] sums the placements of cells i..n-1 from each state
-        w = weights[:, i, :]
-        nxt = w[:, 0:1] * auto.stay * b
-        nxt += np.einsum("lk,kls->ls", w, auto.one) * _shift(b, -1)
-        nxt += np.einsum("lk,kls->ls", w, auto.two) * _shift(b, -2)
-        b = nxt / np.maximum(nxt.sum(1, keepdims=True), 1e-300)
-        beta[i] = b
-    after, after1, after2 = beta[1:], _shift(beta[1:], -1), _shift(beta[1:], -2)
+        nxt = beta[i]
+        np.multiply(stay[i], b, out=nxt)
+        nxt[:, :-1] += one[i, :, :-1] * b[:, 1:]
+        if two is not None:
+            nxt[:, :-2] += two[i, :, :-2] * b[:, 2:]
+        nxt /= np.maximum(nxt.sum(1, keepdims=True), 1e-300)
+        b = nxt
+    # a colour's weight at cell i: the placements reaching a state before it, times the move on that colour,
+    # times the placements from the state the move lands in
+    head = alpha[:n]
+    land_stay, land_one = head * beta[1:], head[:, :, :-1] * beta[1:, :, 1:]
+    land_two = head[:, :, :-2] * beta[1:, :, 2:] if two is not None else None
     out = np.empty((lines, n, ncol))
     for k in range(ncol):
-        moves = auto.one[k] * after1 + auto.two[k] * after2
+        o = np.einsum("nls,ls->ln", land_one, auto.one[k, :, :-1])
+        if land_two is not None:
+            o += np.einsum("nls,ls->ln", land_two, auto.two[k, :, :-2])
         if k == 0:
-            moves = moves + auto.stay * after
-        out[:, :, k] = (alpha[:n] * moves).sum(2).T
+            o += np.einsum("nls,ls->ln", land_stay, auto.stay)
+        out[:, :, k] = o
     return out / np.maximum(out.sum(2, keepdims=True), 1e-300)
 
 
