@@ -27,10 +27,11 @@ from nonocp.engines.native.limits import Timeout
 ROUNDS = 100  # rows-then-columns rounds; fewer left Meow and Knotty unsolved (results/native-core.md)
 DAMPING = 0.5  # each round keeps this share of the last message: undamped, loopy messages oscillate
 EPSILON = 1e-9  # added to every incoming weight, so that no line is left with no weighted placement
-# the forward and backward tables hold (line length + 1) x lines x automaton states floats each, and a round's
-# work grows with that times the colours; past this many (tables of about 0.5 GB for the two, or a round of
-# seconds) there are no beliefs, only the search's own phases
-MAX_TABLE = 32_000_000
+# line_messages keeps five tables of (line length + 1) x lines x automaton states floats (the forward and
+# backward sums, the weighted moves), and a round's work grows with that times the colours; past this many
+# (about 300 MB of tables in black and white, or rounds of seconds) there are no beliefs, only the search's
+# own phases
+MAX_TABLE = 16_000_000
 
 
 class _Automata:
