@@ -123,6 +123,7 @@ def test_random_preferences_never_change_a_count():
     give brute force's solutions on random grids, colours included (reference core)."""
     from nonocp.core.grid import Grid
     from nonocp.engines.native.cdcl import cdcl_enumerate
+    from nonocp.engines.native.engine import Engine
     from strategies import palette_of, puzzle_from_grid
 
     rng = random.Random(7)
@@ -131,18 +132,9 @@ def test_random_preferences_never_change_a_count():
         h, w = rng.randint(2, 4), rng.randint(2, 4)
         grid = Grid(tuple(tuple(rng.randrange(ncol) for _ in range(w)) for _ in range(h)))
         puzzle = puzzle_from_grid(grid, palette_of(ncol))
-        c = core.core_for(puzzle, compiled=False)
-        if c.propagate() < 0:
-            continue
+        engine = Engine(puzzle, compiled=False)
+        assert engine.core.propagate() >= 0  # the grid is a solution
         found: list = []
         colours = [rng.randrange(-1, ncol + 1) for _ in range(h * w)]
-        assert cdcl_enumerate(c, None, found, prefer=lambda m, colours=colours: colours)
-        engine_grids = {backend.state_to_grid(_Engine(puzzle), st) for st in found}
-        assert engine_grids == set(brute_force(puzzle))
-
-
-class _Engine:
-    """What state_to_grid reads of an engine."""
-
-    def __init__(self, puzzle) -> None:
-        self.H, self.W, self.ncol = puzzle.height, puzzle.width, len(puzzle.palette)
+        assert cdcl_enumerate(engine.core, None, found, prefer=lambda m, colours=colours: colours)
+        assert {backend.state_to_grid(engine, st) for st in found} == set(brute_force(puzzle))

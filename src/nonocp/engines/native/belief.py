@@ -34,6 +34,11 @@ EPSILON = 1e-9  # added to every incoming weight, so that no line is left with n
 MAX_TABLE = 16_000_000
 
 
+def _states(clue: Clue) -> int:
+    """The clue automaton's states: a gap before, between and after the blocks, and each block's cells."""
+    return sum(b.length for b in clue) + len(clue) + 1
+
+
 class _Automata:
     """The clue automata of a batch of lines of one length, padded to the longest (padding is unreachable).
 
@@ -43,7 +48,7 @@ class _Automata:
     """
 
     def __init__(self, clues: Sequence[Clue], ncol: int) -> None:
-        size = max(sum(b.length for b in clue) + len(clue) + 1 for clue in clues)
+        size = max(map(_states, clues))
         lines = len(clues)
         self.stay = np.zeros((lines, size))  # on background, stay (gap states)
         self.one = np.zeros((ncol, lines, size))  # on colour k, move one state on
@@ -119,7 +124,7 @@ def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
 
 def table_size(clues: Sequence[Clue], length: int) -> int:
     """The floats in one forward table of these lines (see MAX_TABLE)."""
-    return (length + 1) * len(clues) * max(sum(b.length for b in clue) + len(clue) + 1 for clue in clues)
+    return (length + 1) * len(clues) * max(map(_states, clues))
 
 
 def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
