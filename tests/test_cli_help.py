@@ -194,14 +194,15 @@ def test_the_group_help_of_a_real_process_lists_every_command(args):
     assert all(c in listed for c in COMMANDS)
 
 
-def test_readme_documents_every_input_format_and_the_picture_readers():
+def test_the_docs_document_every_input_format_and_the_picture_readers():
     from nonocp.formats import readable_formats
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (row,) = [line for line in readme.splitlines() if line.startswith("| `--from FORMAT` |")]
+    cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    (row,) = [line for line in cli.splitlines() if line.startswith("| `--from FORMAT` |")]
     assert [f for f in readable_formats() if f"`{f}`" not in row] == []
-    formats = readme.split("\n## Formats", 1)[1].split("\n## ", 1)[0]
+    formats = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
     assert "`picture`" in formats and "`pbm`" in formats
     # the examples name shipped puzzles only
-    for name in re.findall(r"puzzles/([\w.-]+\.\w+)", readme):
-        assert (PUZZLES / name).exists(), name
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for name in re.findall(r"puzzles/([\w.-]+\.\w+)", page.read_text(encoding="utf-8")):
+            assert (PUZZLES / name).exists(), (page.name, name)

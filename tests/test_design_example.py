@@ -1,5 +1,5 @@
-"""The README's worked example (puzzles/design/, drawn by puzzles/tools/make_design_example.py from a recorded
-seed): the picture redraws the same, and the designer still finds in it what the README says."""
+"""The worked example of docs/design.md (puzzles/design/, drawn by puzzles/tools/make_design_example.py from a recorded
+seed): the picture redraws the same, and the designer still finds in it what docs/design.md says."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_the_picture_redraws_the_same(monkeypatch):
         assert ImageChops.difference(drawn, committed.convert("RGB")).getbbox() is None
 
 
-def test_black_and_white_as_the_readme_says():
+def test_black_and_white_as_the_docs_say():
     design = from_image(str(DESIGN / "bicycle.png"), width=36)
     assert (design.width, design.height) == (36, 27)
     report = analyse(design)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draw the README's worked example for `nonocp design`: a photo-like picture (a bicycle against a
+"""Draw the worked example for `nonocp design`: a photo-like picture (a bicycle against a
 sunset: shaded shapes, gradients, soft edges, film grain, a vignette) from a recorded seed, and run the
 designer on it.
 
@@ -8,7 +8,7 @@ designer on it.
 Writes, in puzzles/design/: bicycle.png (the picture, 480x360 pixels), and bicycle-design.png and
 bicycle-colour-design.png (the designer's before/after pictures, 36 cells across, black and white and
 3 colours; the puzzles themselves are what `nonocp design ... -o FILE` writes). The same seed gives the
-same picture (tests/test_design_example.py checks, and that the designer still finds what the README says).
+same picture (tests/test_design_example.py checks, and that the designer still finds what docs/design.md says).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "puzzles" / "design"
 SEED = 2024
 W, H = 480, 360
-WIDTH = 36  # cells across, as in the README
+WIDTH = 36  # cells across, as in docs/design.md
 
 
 def lerp(a, b, t):
@@ -71,7 +71,7 @@ def picture(seed: int) -> Image.Image:
 
 
 def design_files(png: Path) -> None:
-    """Run the designer on the picture as the README does, and keep what it makes."""
+    """Run the designer on the picture as docs/design.md does, and keep what it makes."""
     from nonocp.design import analyse, from_image, make_unique
     from nonocp.render.design import Panel, panels_png
 
@@ -92,7 +92,7 @@ def design_files(png: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=SEED, help="another picture (the README's is the default)")
+    ap.add_argument("--seed", type=int, default=SEED, help="another picture (the docs' is the default)")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     png = OUT / "bicycle.png"

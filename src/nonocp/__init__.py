@@ -1,6 +1,6 @@
 """nonocp: solve, verify and explain nonograms with three independent engines.
 
-The public API (documented with a worked example in README.md, "Python API"):
+The public API (documented with a worked example in docs/python-api.md):
 
     >>> import nonocp
     >>> heart = nonocp.Puzzle.from_clues(rows=[[1, 1], [3], [1]], cols=[[2], [2], [2]])

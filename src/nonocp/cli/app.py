@@ -11,7 +11,7 @@ other names still works; it is found by importing every module, as `nonocp --hel
 things (engines, rich, analyses) inside the command function, never at the top of the module: every
 command module is imported for `nonocp --help`.
 
-Errors are reported through nonocp.cli.common (one line, exit codes of DESIGN.md); parsing, help and
+Errors are reported through nonocp.cli.common (one line, exit codes of docs/contract.md); parsing, help and
 usage errors are set up in nonocp.cli.parsing.
 """
 

@@ -13,7 +13,7 @@ import typer
 from nonocp.core.errors import NonocpError
 from nonocp.core.text import one_line
 
-# Exit codes (DESIGN.md: a contract that scripts rely on)
+# Exit codes (docs/contract.md: a contract that scripts rely on)
 EXIT_SOLVED = 0
 EXIT_NO_SOLUTION = 1
 EXIT_BAD_INPUT = 2

@@ -1,5 +1,5 @@
 """The JSON every command prints with `--format json`, as JSON Schemas (draft 2020-12): one object per line,
-one schema per command. README.md ("JSON output") describes the same fields for people; the tests validate
+one schema per command. docs/contract.md ("JSON output") describes the same fields for people; the tests validate
 every command's real output against these.
 
     >>> from nonocp.cli.schemas import SCHEMAS

@@ -15,8 +15,8 @@ a small complete engine made from this template. Adding an engine touches three 
    fixture) runs it against the brute-force oracle, the other engines and the corpus. Run them alone
    with `pytest --backend <name>`, then the command-line contract: `../shared/bin/check-contract <name>`.
 
-Then say in README.md (the engines table) what it is for, and measure it in benchmarks/ (results go in
-benchmarks/results/<topic>.md).
+Then say in docs/engines.md (and the README's engines table) what it is for, and measure it in benchmarks/
+(results go in benchmarks/results/<topic>.md).
 
 Rules that keep the rest of the package working: import the engine's library inside the methods (or
 lazily), never at module top, so that `nonocp --help` stays fast and an engine whose library is missing

@@ -1,4 +1,4 @@
-"""The JSON API under /api/ (documented in the README's "API" section; the page uses nothing else).
+"""The JSON API under /api/ (documented in docs/web.md, "The JSON API"; the page uses nothing else).
 
 Handlers parse and check the request in the server process (cheap, bounded by the body limit), hand
 anything that runs an engine to a worker process (nonocp.web.workers), and answer JSON. Errors are

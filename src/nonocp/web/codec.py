@@ -88,7 +88,7 @@ def check_limits(width: int, height: int, ncolors: int, limits: Limits) -> None:
 def from_json(obj: Any, limits: Limits) -> Puzzle:
     """A Puzzle from a JSON puzzle object (sizes checked before anything is built)."""
     if not isinstance(obj, dict):
-        raise ApiError(400, "'puzzle' must be a JSON puzzle object (see the README's API section)")
+        raise ApiError(400, "'puzzle' must be a JSON puzzle object (see docs/web.md, \"The JSON API\")")
     rows, cols = obj.get("rows"), obj.get("columns", obj.get("cols"))
     colors = obj.get("colors") or [0, 0]
     if isinstance(rows, list) and isinstance(cols, list) and isinstance(colors, list):

@@ -75,7 +75,7 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def result_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
-    """The `--format json` object (schema `solve` in nonocp/cli/schemas.py; DESIGN.md's contract plus
+    """The `--format json` object (schema `solve` in nonocp/cli/schemas.py; docs/contract.md: the contract's core plus
     `decided_by`, `exhaustive`, `stopped` and `count`). `stopped`: why the search ended ("exhausted",
     "limit": the number of solutions asked for was reached, "timeout": the time limit cut it short)."""
     doc = {

@@ -1,4 +1,4 @@
-// Calls to the server's JSON API (/api/...; the README documents each endpoint). Every error the server
+// Calls to the server's JSON API (/api/...; docs/web.md documents each endpoint). Every error the server
 // sends is {"error": message}: it becomes an ApiError with that message, shown to the person as it is.
 
 export class ApiError extends Error {
