@@ -41,13 +41,28 @@ def test_readme_api_example_runs_and_prints_what_its_comments_say(monkeypatch):
         assert want in printed, f"docs/python-api.md says {want!r}; printed {printed}"
 
 
-@pytest.mark.parametrize("module", ["nonocp", "nonocp.core.puzzle", "nonocp.cli.schemas"])
+def _modules_with_examples() -> list[str]:
+    """Every module of src/nonocp whose docstrings hold a `>>>` example."""
+    src = ROOT / "src"
+    found = []
+    for path in sorted((src / "nonocp").rglob("*.py")):
+        if ">>>" in path.read_text(encoding="utf-8"):
+            parts = path.relative_to(src).with_suffix("").parts
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+@pytest.mark.parametrize("module", _modules_with_examples())
 def test_docstring_examples(module):
     import importlib
 
     mod = importlib.import_module(module)
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_examples_of_the_public_api_are_found():
+    assert {"nonocp", "nonocp.core.puzzle"} <= set(_modules_with_examples())
 
 
 def test_every_public_name_is_documented_and_importable():

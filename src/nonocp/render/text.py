@@ -4,9 +4,11 @@ The layout is built once as lines of typed segments; `render_text` joins their t
 files), and render/terminal.py paints the same segments with colours (for a terminal), so the two
 never drift apart.
 
-    >>> print(render_text(puzzle, grid))          # doctest: +SKIP
-            1
-          3 1 2
+    >>> from nonocp.core.puzzle import Puzzle
+    >>> from nonocp.core.grid import Grid
+    >>> puzzle = Puzzle.from_clues(rows=[[1], [1, 1]], cols=[[1], [1], [1]])
+    >>> print(render_text(puzzle, Grid(((0, 1, 0), (1, 0, 1)))), end="")
+          1 1 1
         +------
       1 | . # .
     1 1 | # . #
