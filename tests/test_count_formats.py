@@ -72,6 +72,22 @@ def test_json_and_text_forms_read_the_same_puzzle(tmp_path):
     assert load(str(write(tmp_path, "noext2", CAT_JSON)))[0] == a
 
 
+def test_the_games_names_marks_and_notes(tmp_path):
+    game = json.loads(CAT_JSON)
+    del game["title"]
+    game.update(description="Medium 1", hint="A small cat")
+    p = loads(json.dumps([game]), "json")[0]
+    assert (p.title, p.meta.notes) == ("Medium 1", "A small cat")
+    ours = loads(json.dumps({**game, "title": "Ours", "notes": "our notes"}), "json")[0]
+    assert (ours.title, ours.meta.notes) == ("Ours", "our notes")  # our own keys first
+    for fmt in ("json", "counts"):  # written back under our own keys
+        back = loads(dumps(p, fmt), fmt)[0]
+        assert (back.title, back.meta.notes) == ("Medium 1", "A small cat") and back == p
+    assert 'notes "A small cat"' in dumps(p, "counts")
+    bullet = loads(CAT_TEXT.replace("2* 1 0", "2\u2022 1 0").replace("1 2* 0", "1 2\u2022 0"), "counts")[0]
+    assert bullet == loads(CAT_TEXT, "counts")[0]
+
+
 def test_written_forms_read_back(tmp_path):
     p = loads(CAT_JSON, "json")[0]
     for fmt in ("json", "counts"):
@@ -151,6 +167,11 @@ BAD_JSON = [
     ("totals differ", _json_bad('[{"count": 1}, {"count": 2, "allInARow": true}, {"count": 0}]',
                                 '[{"count": 2, "allInARow": true}, {"count": 1}, {"count": 0}]'), 8,
      "the rows hold"),
+    ("a count of 2 without its flag", _json_bad('[{"count": 2, "allInARow": false}, {"count": 0}, {"count": 1}]\n ],',
+                                                '[{"count": 2}, {"count": 0}, {"count": 1}]\n ],'), 6,
+     'row 3, colour 1: a count of 2 needs "allInARow": true (all in a row) or false (not)'),
+    ("the game's hint not text", _json_bad('"title": "Tiny cat",', '"title": "Tiny cat", "hint": 3,'), 1,
+     "'hint' must be a string"),
 ]
 
 

@@ -87,6 +87,7 @@ SOLVE = {
 SHOW = _obj({
     **_WHERE,
     "title": _STR, "author": _STR, "copyright": _STR, "license": _STR, "source": _STR,
+    "notes": {**_STR, "description": "free text from the file (the game's `hint`), empty when none"},
     "width": {"type": "integer", "minimum": 1},
     "height": {"type": "integer", "minimum": 1},
     "colors": _COLORS,

@@ -70,6 +70,7 @@ class Meta:
     license: str = ""
     source: str = ""
     goal: Grid | None = None
+    notes: str = ""  # free text about the puzzle (a hint, a comment); shown by `show`
 
 
 # Colour names `Puzzle.from_clues` knows without a #rrggbb value (the CSS basic colours and a few more).

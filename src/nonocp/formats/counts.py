@@ -2,14 +2,18 @@
 
 JSON (read by the `json` format when its content has this shape, so `.json` files of either kind read alike):
 
-    {"title": "Cat",                                     optional, as are author, copyright, license, source
+    {"title": "Cat",                                     optional, as are author, copyright, license, source, notes
      "colors": ["#fff44f", "black", "#3a7bd5"],          #rgb, #rrggbb or a CSS colour name; palette order
      "rows": [[{"count": 10, "allInARow": true}, {"count": 0}, {"count": 5, "allInARow": false}], ...],
      "columns": [...],                                   one entry per colour per line, in palette order
      "goal": ["aab...", ...]}                            optional: one solution, colours as a, b, c, ...
 
+The seed game's solver (github.com/TradeIdeasPhilip/hungry-cat-nonogram-solver) writes the same objects, a list
+of them in its puzzle list, naming each by `description` (read as the title) with a `hint` (read as the notes).
+As its reader does, a count of 2 or more must say `allInARow` (true or false), and 0 or 1 need not.
+
 The text entry form (format `counts`, extension `.counts`): a `colors` line, then `rows` and `columns`
-sections with one line of counts each, `*` after a count whose cells are all in a row:
+sections with one line of counts each, `*` (or the game's `•`) after a count whose cells are all in a row:
 
     # a comment
     title "Cat"
@@ -22,10 +26,11 @@ sections with one line of counts each, `*` after a count whose cells are all in 
     goal                                               optional, as in JSON
     aab...
 
-A count of 2 or more without `*` (or with "allInARow": false) means not all in a row; 0 and 1 take no flag.
+In text, a count of 2 or more without `*` means not all in a row; 0 and 1 take no flag.
 Colours are given the symbols a, b, c, ... in palette order (the alphabet of goals and of `solve`'s answers).
 Every mistake is a ParseError at its file line: a line whose counts do not add up to its length, a flag on a
-count of 0 or 1, a line with more or fewer counts than colours, colour totals of rows and columns that differ.
+count of 0 or 1, a count of 2 or more without its flag (JSON), a line with more or fewer counts than colours,
+colour totals of rows and columns that differ.
 """
 
 from __future__ import annotations
@@ -44,8 +49,10 @@ from nonocp.core.puzzle import COUNTS, Meta, Puzzle
 from nonocp.formats._common import MAX_SIDE, check_size, normalise_rgb, quoted_value, to_int
 
 SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-META_KEYS = ("title", "author", "copyright", "license", "source")
-_TOKEN = re.compile(r"(\d+)(\*?)")
+META_KEYS = ("title", "author", "copyright", "license", "source", "notes")
+# The game's names for two of them: its puzzle list names a puzzle by `description` and adds a `hint`.
+GAME_KEYS = {"description": "title", "hint": "notes"}
+_TOKEN = re.compile(r"(\d+)([*\u2022]?)")  # 3, or 3* / 3• (the game's mark) when all in a row
 
 
 # ------------------------------------------------------------------------------------------- colours
@@ -208,6 +215,9 @@ def _json_puzzle(obj: Any, path: str, at: tuple, where: dict[tuple, int]) -> Puz
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     raise ParseError(path, spot, f"{what}, colour {k + 1}: count {str(n)[:20]} is not a "
                                                  "non-negative integer")
+                if n >= 2 and "allInARow" not in e:  # the game refuses it too: neither reading is safe to guess
+                    raise ParseError(path, spot, f'{what}, colour {k + 1}: a count of {n} needs "allInARow": '
+                                                 "true (all in a row) or false (not)")
                 if not isinstance(flag, bool):
                     raise ParseError(path, spot, f"{what}, colour {k + 1}: allInARow must be true or false")
                 if flag and n < 2:
@@ -218,11 +228,13 @@ def _json_puzzle(obj: Any, path: str, at: tuple, where: dict[tuple, int]) -> Puz
             at_lines.append(here)
         clues[name], lines[name] = out, at_lines
     meta_values = {}
-    for key in META_KEYS:
+    for key in (*META_KEYS, *GAME_KEYS):
         v = obj.get(key, "")
         if not isinstance(v, str):
             raise ParseError(path, line(key), f"{key!r} must be a string")
-        meta_values[key] = v
+        field = GAME_KEYS.get(key, key)
+        if v and not meta_values.get(field):  # our own key first, then the game's
+            meta_values[field] = v
     goal = None
     if obj.get("goal") is not None:
         g = obj["goal"]

@@ -40,6 +40,8 @@ def describe(puzzle: Puzzle, where: str = "", goal_shown: bool = True) -> str:
     if where:
         lines.append(one_line(where))
     lines.append(f"title: {one_line(m.title) or '(untitled)'}")
+    if m.notes:
+        lines.append(f"notes: {one_line(m.notes)}")
     for key, value in credits(puzzle).items():
         lines.append(f"{key}: {one_line(value)}")
     lines.append(f"size: {puzzle.width}x{puzzle.height}")
@@ -75,6 +77,7 @@ def show_json(puzzle: Puzzle, goal_shown: bool) -> dict[str, Any]:
     return {
         "title": p.title,
         **{k: credits(p).get(k, "") for k in ("author", "copyright", "license", "source")},
+        "notes": p.meta.notes,
         "width": p.width,
         "height": p.height,
         "colors": {c.symbol: c.rgb for c in p.palette.colors},
