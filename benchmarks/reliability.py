@@ -316,7 +316,7 @@ def full_disk(cat: Category, work: Path) -> None:
     from typer.testing import CliRunner
 
     import nonocp.engines.sat as sat
-    import nonocp.formats.files as files
+    import nonocp.core.outputs as files
     from nonocp.cli.app import app
 
     heart = str(PUZZLES / "heart.non")

@@ -550,6 +550,7 @@ def full_disk_after(monkeypatch, budget: int) -> None:
     import errno
 
     from nonocp.batch import reports
+    from nonocp.core import outputs
 
     def pwrite(fd, data, offset):
         room = budget - offset
@@ -557,7 +558,13 @@ def full_disk_after(monkeypatch, budget: int) -> None:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return os.pwrite(fd, bytes(data)[:room], offset)
 
+    def write_all(fd, payload):  # a file's first bytes (the header), written by the one write path
+        if len(payload) > budget:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        os.write(fd, payload)
+
     monkeypatch.setattr(reports, "_pwrite", pwrite)
+    monkeypatch.setattr(outputs, "_write_all", write_all)
 
 
 @pytest.mark.parametrize("budget", [0, 700, 1500])

@@ -1,4 +1,4 @@
-"""The one write path (nonocp.formats.files.write_file) through the real command: what `-o` and `convert`
+"""The one write path (nonocp.core.outputs) through the real command: what `-o` and `convert`
 do with every kind of target. What they guard against: a rename onto a special file replaces it (as root,
 `-o /dev/null` would turn /dev/null into a regular file), a rename onto a link replaces the link, a
 read-only file replaced without a word, errors that name a temp file."""
@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from conftest import PUZZLES
 from nonocp.cli.app import app
-from nonocp.formats.files import OutputRefused, write_file
+from nonocp.core.outputs import OutputRefused, write_file
 
 HEART = str(PUZZLES / "heart.non")
 NONOCP = [sys.executable, "-m", "nonocp.cli"]
@@ -161,7 +161,7 @@ def test_dev_null_as_root_is_written_through_and_stays_a_character_device():
 def test_full_disk_names_the_output_keeps_the_old_file_and_leaves_no_temp_file(tmp_path, monkeypatch):
     """ENOSPC injected into the write (a full disk): the message names the file the user gave, the file
     that was there is intact, and no temp file is left beside it."""
-    import nonocp.formats.files as files
+    import nonocp.core.outputs as files
 
     out = tmp_path / "out.json"
     out.write_text("the old answer")

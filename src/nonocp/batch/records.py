@@ -17,6 +17,21 @@ CSV_FIELDS = (
 )
 
 
+# A spreadsheet reads a cell that starts with one of these as a formula (`=HYPERLINK(...)` in a puzzle's
+# title would be live): such text cells are written behind a `'`, which spreadsheets show as text. A cell
+# that starts with `'` itself gets one more, so that reading a report back (--resume) is exact.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def csv_text(value: str) -> str:
+    """`value` as a CSV cell that no spreadsheet runs as a formula (undone by `from_csv_text`)."""
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def from_csv_text(cell: str) -> str:
+    return cell[1:] if cell.startswith("'") else cell
+
+
 @dataclass(frozen=True)
 class Record:
     """The outcome of one engine on one puzzle (or of reading a file: engine "" and verdict "error").
@@ -78,9 +93,9 @@ class Record:
             return "" if x is None else format(x, fmt)
 
         return {
-            "file": self.file,
+            "file": csv_text(self.file),
             "index": str(self.index),
-            "title": self.title,
+            "title": csv_text(self.title),
             "width": "" if self.width is None else str(self.width),
             "height": "" if self.height is None else str(self.height),
             "colors": "" if self.colors is None else str(self.colors),
@@ -90,7 +105,7 @@ class Record:
             "seconds": num(self.seconds, ".4f"),
             "ratio": num(self.ratio, ".4g"),
             "stats": json.dumps(self.stats, sort_keys=True, default=str) if self.stats else "",
-            "error": self.error,
+            "error": csv_text(self.error),
             "fingerprint": self.fingerprint,
         }
 
@@ -113,18 +128,18 @@ class Record:
 
         stats = row.get("stats") or ""
         return cls(
-            file=text("file"),
+            file=from_csv_text(text("file")),
             index=int(text("index")),
             engine=text("engine"),
             verdict=text("verdict"),
-            title=row.get("title") or "",
+            title=from_csv_text(row.get("title") or ""),
             width=optional("width", int),
             height=optional("height", int),
             colors=optional("colors", int),
             solutions=int(row.get("solutions") or 0),
             seconds=optional("seconds", float),
             stats=json.loads(stats) if stats else {},
-            error=row.get("error") or "",
+            error=from_csv_text(row.get("error") or ""),
             fingerprint=row.get("fingerprint") or "",
         )
 

@@ -8,7 +8,9 @@ Nothing is lost and nothing is half-written:
   new row (`"complete": false` until the final document, with the summary, replaces it);
 - the final files (input order, ratios filled in) go through a temporary file and a rename, so a failure
   there leaves the streamed file as it was.
-A target that is not a regular file (a pipe, /dev/stdout) is written through, never renamed over.
+Which files may be written at all (never an input, never both reports on one file, a read-only one only
+with --force) and how (a pipe or /dev/stdout written through, never renamed over) is the output policy
+of nonocp.core.outputs: the command's `Outputs` is handed in.
 """
 
 from __future__ import annotations
@@ -17,15 +19,14 @@ import csv
 import io
 import json
 import os
-import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from nonocp.batch.records import CSV_FIELDS, Record
 from nonocp.core.errors import NonocpError
+from nonocp.core.outputs import Outputs
 
-# Every byte of a report goes through these two names, so that tests can make the disk "full".
-_write = os.write
+# Every byte of a streamed row goes through this name, so that tests can make the disk "full".
 _pwrite = os.pwrite
 
 
@@ -37,57 +38,21 @@ def _reason(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def _is_regular(path: str) -> bool:
-    """True when `path` is a regular file or does not exist yet (a symlink counts as what it points to)."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except FileNotFoundError:
-        return True
-
-
 def _write_fully(fd: int, data: bytes, offset: int | None = None) -> None:
     view = memoryview(data)
     while view:
-        n = _write(fd, view) if offset is None else _pwrite(fd, view, offset)
+        n = os.write(fd, view) if offset is None else _pwrite(fd, view, offset)
         if offset is not None:
             offset += n
         view = view[n:]
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Replace `path` with `data` through a temporary file beside it and a rename (ReportError naming `path`)."""
-    if not _is_regular(path):
-        try:
-            fd = os.open(path, os.O_WRONLY)
-            try:
-                _write_fully(fd, data)
-            finally:
-                os.close(fd)
-        except OSError as e:
-            raise ReportError(f"{path}: {_reason(e)}") from None
-        return
-    tmp = _temp_name(path)
+def write_atomically(path: str, data: bytes, outputs: Outputs | None = None, option: str = "report") -> None:
+    """Replace `path` with `data` by the write path (ReportError naming `path` when it fails)."""
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-        try:
-            _write_fully(fd, data, 0)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        (outputs or Outputs()).write(path, data, option)
     except OSError as e:
-        _unlink(tmp)
         raise ReportError(f"{path}: {_reason(e)}") from None
-
-
-def _temp_name(path: str) -> str:
-    return os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp")
-
-
-def _unlink(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 class _StreamFile:
@@ -96,31 +61,21 @@ class _StreamFile:
     `tail` is written after the last row and rewritten behind each new one (the JSON closing brackets).
     """
 
-    def __init__(self, path: str, head: bytes, tail: bytes = b"", rows: int = 0) -> None:
+    def __init__(self, path: str, head: bytes, tail: bytes = b"", rows: int = 0, *,
+                 outputs: Outputs | None = None, option: str = "report") -> None:
         """Start the file with `head` (which holds `rows` rows already): through a temporary file and a
         rename for a regular file, so that a failure here leaves what was at `path` untouched."""
         self.path = path
         self.tail = tail
         self.rows = rows
         self.broken = False  # a write failed: further rows are dropped (the batch is stopping)
-        self.regular = _is_regular(path)
         self.size = len(head)  # bytes of the head and the complete rows (the tail not counted)
         try:
-            if not self.regular:
-                self.fd = os.open(path, os.O_WRONLY)
-                _write_fully(self.fd, head)
-                return
-            tmp = _temp_name(path)
-            self.fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-            try:
-                _write_fully(self.fd, head + tail, 0)
-                os.replace(tmp, path)
-            except OSError:
-                os.close(self.fd)
-                _unlink(tmp)
-                raise
+            self.file = (outputs or Outputs()).open(path, head + tail, option)
         except OSError as e:
             raise ReportError(f"{path}: {_reason(e)}") from None
+        self.regular = self.file.own  # a file of our own: rows at offsets, the tail rewritten behind them
+        self.fd = self.file.fd
 
     def _append(self, data: bytes) -> None:
         """Write `data` (and the tail behind it) at the end of the complete rows; roll back on failure."""
@@ -160,7 +115,7 @@ class _StreamFile:
                     os.ftruncate(self.fd, self.size + len(self.tail))
                 except OSError:
                     pass
-            os.close(self.fd)
+            self.file.close()
             self.fd = -1
 
 
@@ -180,10 +135,11 @@ class CsvReport:
     `initial` rows (those carried over by --resume) are written right after the header.
     """
 
-    def __init__(self, path: str, initial: Sequence[Record] = ()) -> None:
+    def __init__(self, path: str, initial: Sequence[Record] = (), outputs: Outputs | None = None) -> None:
         self.path = path
+        self.outputs = outputs or Outputs()
         head = _csv_bytes([r.to_csv_row() for r in initial], header=True)
-        self._file = _StreamFile(path, head, rows=len(initial))
+        self._file = _StreamFile(path, head, rows=len(initial), outputs=self.outputs, option="--csv")
 
     def add(self, record: Record) -> None:
         self._file.add_row(_csv_bytes([record.to_csv_row()]))
@@ -192,7 +148,7 @@ class CsvReport:
         """Replace the streamed file with the final rows (atomically; on failure the stream stays)."""
         self._file.close()
         if self._file.regular:
-            write_csv(self.path, records)
+            write_csv(self.path, records, self.outputs)
 
     def close(self) -> None:
         self._file.close()
@@ -202,14 +158,19 @@ class JsonReport:
     """The JSON report: `head` (everything but the runs) with `"complete": false` and the runs streamed
     into its "runs" list; `finish(document)` replaces it with the final document."""
 
-    def __init__(self, path: str, head: dict[str, Any], initial: Sequence[Record] = ()) -> None:
+    def __init__(self, path: str, head: dict[str, Any], initial: Sequence[Record] = (),
+                 outputs: Outputs | None = None) -> None:
         self.path = path
+        self.outputs = outputs or Outputs()
         # A pipe cannot have its closing brackets rewritten: it gets the final document only.
         self._file: _StreamFile | None = None
-        if _is_regular(path):
+        if _streams(path):
             opening = json.dumps({**head, "complete": False}, default=str)[:-1] + ', "runs": ['
             rows = "".join(_json_row(r, i) for i, r in enumerate(initial))
-            self._file = _StreamFile(path, (opening + rows).encode("utf-8"), b"\n]}\n", rows=len(initial))
+            self._file = _StreamFile(path, (opening + rows).encode("utf-8"), b"\n]}\n", rows=len(initial),
+                                     outputs=self.outputs, option="--json")
+        else:
+            self.outputs.claim(path, "--json")
 
     def add(self, record: Record) -> None:
         if self._file is not None:
@@ -217,23 +178,36 @@ class JsonReport:
 
     def finish(self, document: dict[str, Any]) -> None:
         self.close()
-        write_json(self.path, document)
+        write_json(self.path, document, self.outputs)
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
 
 
+def _streams(path: str) -> bool:
+    """True when `path` is (or will be) a regular file: a stream rewritten behind each row fits it."""
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
 def _json_row(record: Record, position: int) -> str:
     return ("\n" if position == 0 else ",\n") + json.dumps(record.to_json(), default=str)
 
 
-def write_csv(path: str, records: Iterable[Record]) -> None:
-    write_atomically(path, _csv_bytes([r.to_csv_row() for r in records], header=True))
+def write_csv(path: str, records: Iterable[Record], outputs: Outputs | None = None) -> None:
+    write_atomically(path, _csv_bytes([r.to_csv_row() for r in records], header=True), outputs, "--csv")
 
 
-def write_json(path: str, document: dict[str, Any]) -> None:
-    write_atomically(path, (json.dumps({**document, "complete": True}, indent=1, default=str) + "\n").encode())
+def write_json(path: str, document: dict[str, Any], outputs: Outputs | None = None) -> None:
+    data = (json.dumps({**document, "complete": True}, indent=1, default=str) + "\n").encode()
+    write_atomically(path, data, outputs, "--json")
 
 
 def read_csv(path: str) -> list[dict[str, str]]:
@@ -241,11 +215,12 @@ def read_csv(path: str) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def read_report(path: str) -> list[Record]:
+def read_report(path: str, warn: Callable[[str], None] | None = None) -> list[Record]:
     """The rows of a report written by `bench` (CSV or JSON, final or cut short), for --resume.
 
-    A last CSV row that is incomplete (a report from a run killed mid-write) is left out; anything else
-    that is not a report raises ReportError naming the file (and the line).
+    A last CSV row that is incomplete (a report from a run killed mid-write) is left out and `warn` is
+    told (one line naming the file and line: that run is done again); anything else that is not a report
+    raises ReportError naming the file (and the line).
     """
     try:
         with open(path, encoding="utf-8", newline="") as fh:
@@ -255,7 +230,7 @@ def read_report(path: str) -> list[Record]:
         raise ReportError(f"{path}: cannot read the report: {reason}") from None
     if text.lstrip().startswith("{"):
         return _read_json_report(path, text)
-    return _read_csv_report(path, text)
+    return _read_csv_report(path, text, warn)
 
 
 def _read_json_report(path: str, text: str) -> list[Record]:
@@ -269,7 +244,7 @@ def _read_json_report(path: str, text: str) -> list[Record]:
         raise ReportError(f"{path}: not a bench report ({e})") from None
 
 
-def _read_csv_report(path: str, text: str) -> list[Record]:
+def _read_csv_report(path: str, text: str, warn: Callable[[str], None] | None) -> list[Record]:
     reader = csv.DictReader(io.StringIO(text, newline=""))
     if not reader.fieldnames or not {"file", "index", "engine", "verdict"} <= set(reader.fieldnames):
         raise ReportError(f"{path}: not a bench report (no file, index, engine and verdict columns)")
@@ -279,9 +254,13 @@ def _read_csv_report(path: str, text: str) -> list[Record]:
         try:
             if None in row.values() or None in row:
                 raise ValueError("the wrong number of fields")
+            if i == len(rows) - 1 and not text.endswith("\n"):  # every row is written with its line end
+                raise ValueError("no line end")
             out.append(Record.from_csv_row(row))
         except (ValueError, TypeError) as e:
-            if i == len(rows) - 1:
-                break  # the row a killed run was writing
+            if i == len(rows) - 1:  # the row a killed run was writing
+                if warn is not None:
+                    warn(f"{path}: line {line}: the last row is incomplete ({e}); left out, its run is done again")
+                break
             raise ReportError(f"{path}: line {line}: not a bench report row ({e})") from None
     return out

@@ -94,23 +94,15 @@ def terminal_console():
     return Console(highlight=False, soft_wrap=True)
 
 
-def same_file(a: str, b: str) -> bool:
-    """True when the two paths name one file (the same path, a link to it, or a hard link)."""
-    from nonocp.formats.files import same_file as same
+def say_unkept_text(puzzles, fmt: str, target: str) -> None:
+    """One line on stderr for each title (author...) the written format cannot keep as it was (line breaks
+    and control characters become one line in .non and XML): a conversion must not change text silently."""
+    from nonocp.formats import unkept_text
 
-    return same(a, b)
-
-
-def write_output(
-    path: str, data: str | bytes, inputs: Sequence[str] = (), *, force: bool = False, replace: bool = True
-) -> None:
-    """Write a command's output file by the one write path, nonocp.formats.files.write_file: atomic for
-    regular files, written through (never replaced) for devices and FIFOs, links followed, the input never
-    overwritten, a read-only file (or, with replace=False, any existing file) only with `force`. Refusals
-    are NonocpErrors and failed writes OSErrors naming `path`: `guarded` makes them one line, exit 2."""
-    from nonocp.formats.files import write_file
-
-    write_file(path, data, inputs=inputs, replace=replace, force=force)
+    for i, name in unkept_text(puzzles, fmt):
+        which = f"puzzle {i}'s {name}" if len(puzzles) > 1 else f"the {name}"
+        print(f"nonocp: {target}: {which} holds line breaks or control characters; the {fmt} format keeps it "
+              "as one line", file=sys.stderr)
 
 
 def numbered(path: str, index: int) -> str:

@@ -91,17 +91,6 @@ def read_stdin(fmt: str | None) -> list[Puzzle]:
     return validated(loads(text, fmt or detect(STDIN_NAME, text), STDIN_NAME), STDIN_NAME)
 
 
-def refuse_overwriting(output: str | None, inputs: Iterable[str]) -> None:
-    """Exit 2 when `output` names one of the input files (before any work is done)."""
-    from nonocp.cli.common import same_file
-
-    if output is None or output == STDIN:
-        return
-    for path in inputs:
-        if path != STDIN and same_file(output, path):
-            fail(f"{output}: refusing to overwrite the input file; choose another output")
-
-
 def report_error(item: InputFile) -> int:
     """Say on stderr (one line) why `item` could not be read; the exit code it stands for."""
     first = " ".join(str(item.error).split("\n")[0].split())

@@ -35,6 +35,14 @@ class Proof:
     format: str = "drat"
 
 
+def proof_files(folder: str, fingerprint: str) -> tuple[str, str]:
+    """Where the certificate of the puzzle with this fingerprint goes in `folder`: (CNF, DRAT refutation)."""
+    import os
+
+    base = os.path.join(folder, f"puzzle-{fingerprint}")
+    return base + ".cnf", base + ".drat"
+
+
 def status_of(n_solutions: int, exhausted: bool, max_solutions: int | None, timed_out: bool = False) -> Status:
     """The one rule turning (solutions found, search exhausted?) into a verdict, shared by every engine."""
     if n_solutions >= 2:

@@ -40,8 +40,9 @@ from typing import Any, NamedTuple
 
 from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
+from nonocp.core.outputs import write_file
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import Proof, SolveResult, ended_by_time, status_of
+from nonocp.core.result import Proof, SolveResult, ended_by_time, proof_files, status_of
 from nonocp.core.symmetry import clue_symmetries, restrictions
 from nonocp.encode.cnf import (
     DEFAULT_ENCODING,
@@ -305,7 +306,8 @@ class SatBackend(Backend):
         if proof_dir and search.exhausted:
             if on_searched is not None:
                 on_searched(result)
-            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, solver_name, deadline, search.stats)
+            proof = write_proof(cnf, search.blocking, proof_dir, puzzle, solver_name, deadline, search.stats,
+                                force=bool(options.extra.get("proof_force")))
             result = dataclasses.replace(result, seconds=time.monotonic() - start, proof=proof)
         return result
 
@@ -599,16 +601,18 @@ def write_proof(
     solver_name: str,
     deadline: float | None,
     stats: dict[str, Any],
+    force: bool = False,
 ) -> Proof | None:
     """Write the final formula and a DRAT refutation of it; the Proof, or None if the proof solve
-    ran out of time (the CNF is still written) or, impossibly, found the formula satisfiable."""
+    ran out of time (the CNF is still written) or, impossibly, found the formula satisfiable. Both files
+    go through the one write path (nonocp.core.outputs: whole or not at all, a read-only file only with
+    `force`)."""
     from pysat.solvers import Solver
 
     os.makedirs(proof_dir, exist_ok=True)
-    base = os.path.join(os.fspath(proof_dir), f"puzzle-{puzzle.fingerprint()}")
-    cnf_path, proof_path = base + ".cnf", base + ".drat"
+    cnf_path, proof_path = proof_files(os.fspath(proof_dir), puzzle.fingerprint())
     comments = [f"{puzzle.title or 'untitled'}: {len(blocking)} blocking clause(s) at the end, one per solution found"]
-    _write_atomically(cnf_path, to_dimacs(cnf, blocking, comments))
+    write_file(cnf_path, to_dimacs(cnf, blocking, comments), force=force)
     prover = solver_name if solver_name in PROOF_CAPABLE else PROOF_SOLVER
     t = time.monotonic()
     with Solver(name=prover, bootstrap_with=itertools.chain(cnf.clauses, blocking), with_proof=True) as solver:
@@ -619,24 +623,10 @@ def write_proof(
             stats["proof_status"] = "timeout" if answer is None else "sat (not a refutation)"
             return Proof(cnf_path=cnf_path, proof_path=None)
         lines = solver.get_proof() or []
-    _write_atomically(proof_path, "".join(line + "\n" for line in lines))
+    write_file(proof_path, "".join(line + "\n" for line in lines), force=force)
     stats["proof_status"] = "written"
     stats["proof_lines"] = len(lines)
     return Proof(cnf_path=cnf_path, proof_path=proof_path)
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """`path` complete or not at all: written as `path.partial`, renamed when complete, so a failed write
-    (a full disk) or a killed child leaves no truncated certificate; errors name `path`."""
-    partial = path + ".partial"
-    try:
-        with open(partial, "w", encoding="ascii") as f:
-            f.write(text)
-        os.replace(partial, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
-        raise OSError(e.errno, e.strerror or str(e), path) from None
 
 
 __all__ = ["DEFAULT_SOLVER", "SatBackend", "canonical_solver_name", "write_proof"]

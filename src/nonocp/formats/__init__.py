@@ -22,9 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nonocp.core.errors import NonocpError, ParseError
+from nonocp.core.outputs import write_file
 from nonocp.core.puzzle import COUNTS, KIND_NAMES, RUNS, Puzzle
 from nonocp.formats._common import check_text, decode
-from nonocp.formats.files import read_bytes, write_file
+from nonocp.formats.files import read_bytes
 
 
 class _Deferred:
@@ -281,13 +282,35 @@ def dumps(puzzle: Puzzle | Sequence[Puzzle], fmt: str) -> str:
 
 def dump(puzzle: Puzzle | Sequence[Puzzle], path: str, fmt: str | None = None, *, force: bool = False) -> None:
     """Write to `path`; the format is `fmt`, else the one the extension names. Written by the rules of
-    nonocp.formats.files.write_file (atomic, never through a special file by rename; a read-only file
+    nonocp.core.outputs.write_file (atomic, never through a special file by rename; a read-only file
     only with `force`)."""
     path = os.fspath(path)
     name = fmt or format_for_extension(path)
     if name is None:
         raise NonocpError(f"{path}: cannot tell the output format from the extension (give --to)")
     write_file(path, dumps(puzzle, name), force=force)
+
+
+def unkept_text(puzzles: Sequence[Puzzle], fmt: str) -> list[tuple[int, str]]:
+    """(1-based puzzle, field) for each title, author... holding line breaks or control characters that
+    format `fmt` writes as one printable line (the .non and XML writers do): what a conversion changes,
+    so that the command can say so. Found by writing the puzzle and reading it back."""
+    from nonocp.core.text import one_line
+
+    out = []
+    for i, p in enumerate(puzzles, 1):
+        odd = [n for n in _TEXT_FIELDS if getattr(p.meta, n) and one_line(getattr(p.meta, n)) != getattr(p.meta, n)]
+        if not odd:
+            continue
+        try:
+            (back,) = loads(dumps(p, fmt), fmt)
+        except (NonocpError, ValueError):
+            back = None
+        out += [(i, n) for n in odd if back is None or getattr(back.meta, n) != getattr(p.meta, n)]
+    return out
+
+
+_TEXT_FIELDS = ("title", "author", "copyright", "license", "source")
 
 
 def writable_formats() -> list[str]:

@@ -264,6 +264,9 @@ def register(app: typer.Typer) -> None:
                 "processes here (--jobs is then not used; needs the nonocp[cluster] extra).",
             ),
         ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Let --csv/--json replace a read-only file (never an input).")
+        ] = False,
         resume: Annotated[
             str | None,
             typer.Option(
@@ -280,6 +283,7 @@ def register(app: typer.Typer) -> None:
         from nonocp.batch import BatchOptions, CsvReport, JsonReport, ReportError, collect, plan_batch, run_batch
         from nonocp.batch.reports import read_report
         from nonocp.batch.signals import stop_on_signals
+        from nonocp.core.outputs import Outputs
 
         err = Console(stderr=True)
         problems: list[str] = []  # report files that could not be finished (the stream before them is kept)
@@ -291,7 +295,7 @@ def register(app: typer.Typer) -> None:
 
                 parse_address(cluster)
                 require_dask()
-            previous = read_report(resume) if resume else []
+            previous = read_report(resume, lambda say: print(f"nonocp: {say}", file=sys.stderr)) if resume else []
             with err.status("reading puzzles ...", spinner="dots") if progress else nullcontext():
                 entries = collect(paths, fmt, limit=limit)
             if not entries:
@@ -299,6 +303,13 @@ def register(app: typer.Typer) -> None:
             options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=max_solutions)
             plan = plan_batch(entries, engines, options, previous)
             csv_path, json_path = _report_targets(csv_path, json_path, resume)
+            # The reports are checked before any work: never a puzzle read (named, or found in a folder),
+            # never both on one file, a read-only one only with --force (nonocp.core.outputs).
+            outputs = Outputs([e.file for e in entries], force=force)
+            if csv_path:
+                outputs.claim(csv_path, "--csv")
+            if json_path:
+                outputs.claim(json_path, "--json")
             head = _json_head(engines, options, paths, cluster)
 
             def on_record(record: Any) -> None:
@@ -315,8 +326,8 @@ def register(app: typer.Typer) -> None:
                     link = connected.dashboard_link
                     if link:
                         print(f"nonocp: Dask dashboard: {link}", file=sys.stderr)
-                csv_report = CsvReport(csv_path, plan.previous) if csv_path else None
-                json_report = JsonReport(json_path, head, plan.previous) if json_path else None
+                csv_report = CsvReport(csv_path, plan.previous, outputs) if csv_path else None
+                json_report = JsonReport(json_path, head, plan.previous, outputs) if json_path else None
                 if resume:
                     print(f"nonocp: resuming {resume}: {len(plan.carried)} of {plan.planned} rows already "
                           f"there, {len(plan.tasks)} runs to do", file=sys.stderr)

@@ -3,7 +3,7 @@ else the extension, else the content (`-` reads standard input); the output form
 OUT's extension (`-` writes to standard output). `--format json` prints what was done as one JSON object
 (schema `convert`).
 
-OUT is written by the one write path (nonocp.formats.files): atomically, never over the input, written
+OUT is written by the one write path (nonocp.core.outputs): atomically, never over the input, written
 through (not replaced) when it is a device or FIFO. Unlike `-o` of the other commands, an existing OUT
 is not replaced without `--force`: a conversion names its target as an argument, where a slip of the
 keyboard (`convert a.non b.non` for `convert b.xml b.non`) would otherwise lose a file."""
@@ -15,9 +15,10 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import fail, guarded, write_output
-from nonocp.cli.inputs import STDIN, read_inputs, refuse_overwriting
+from nonocp.cli.common import fail, guarded, say_unkept_text
+from nonocp.cli.inputs import STDIN, read_inputs
 from nonocp.cli.options import FromOpt, format_option
+from nonocp.core.outputs import Outputs
 
 FormatOpt = Annotated[str, format_option(("text", "json"), "json: a one-line report of what was written")]
 
@@ -41,8 +42,9 @@ def convert_command(
 
     with guarded():
         to_stdout = target == STDIN
+        outputs = Outputs([source], force=force)
         if not to_stdout:
-            refuse_overwriting(target, [source])
+            outputs.claim(target, "OUT", replace=False)
         out_fmt = to_fmt or (None if to_stdout else format_for_extension(target))
         if out_fmt is None:
             fail(f"{target}: cannot tell the output format from the name; give --to ({', '.join(writable_formats())})")
@@ -53,10 +55,11 @@ def convert_command(
             fail(item.error)
         puzzles = item.puzzles
         text = dumps(puzzles[0] if len(puzzles) == 1 else puzzles, out_fmt.lower())
+        say_unkept_text(puzzles, out_fmt.lower(), "<stdout>" if to_stdout else target)
         if to_stdout:
             typer.echo(text, nl=False)
         else:
-            write_output(target, text, inputs=[source] if source != STDIN else [], force=force, replace=False)
+            outputs.write(target, text, "OUT", replace=False)
         if fmt == "json":
             report = {"source": item.name, "target": "<stdout>" if to_stdout else target,
                       "format": out_fmt.lower(), "puzzles": len(puzzles)}

@@ -20,10 +20,11 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, same_file, write_output
+from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, say_unkept_text
 from nonocp.cli.options import (
     CellSizeOpt,
     ColorOpt,
+    ForceOpt,
     FromOpt,
     console,
     difficulty_level,
@@ -109,17 +110,22 @@ def design_command(
     timeout: TimeoutOpt = None,
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
+    force: ForceOpt = False,
 ) -> None:
     """Make a puzzle from a picture: verdict, ambiguous cells, difficulty; --make-unique fixes it."""
+    from nonocp.core.outputs import Outputs
+
     with guarded():
-        for out in (output, picture_out):
-            if out is not None and same_file(out, picture):
-                fail(f"{out}: refusing to overwrite the input file; choose another output")
+        outputs = Outputs([picture], force=force)
+        if output is not None:
+            outputs.claim(output)
+        if picture_out is not None:
+            outputs.claim(picture_out, "--picture")
         job = Job(picture, width, height, colors, threshold, background, make_unique or max_difficulty is not None,
                   max_difficulty, output, _output_format(output, to_fmt), picture_out, from_fmt, title,
                   solutions or None, timeout, fmt, color, cell_size)
         _picture_format(picture_out)
-        code = run(job)
+        code = run(job, outputs)
     raise typer.Exit(code)
 
 
@@ -149,7 +155,7 @@ def _picture_format(path: str | None) -> str | None:
     fail(f"--picture {path}: give a .png or .svg file name")
 
 
-def run(job: Job) -> int:
+def run(job: Job, outputs: Any) -> int:
     import time
 
     from nonocp.design import EnginesDisagree, analyse, from_image, make_unique
@@ -177,9 +183,10 @@ def run(job: Job) -> int:
     if job.output is not None and job.out_fmt is not None:
         from nonocp.formats import dumps
 
-        write_output(job.output, dumps(final.puzzle(), job.out_fmt), inputs=[job.picture])
+        outputs.write(job.output, dumps(final.puzzle(), job.out_fmt))
+        say_unkept_text([final.puzzle()], job.out_fmt, job.output)
     if job.picture_out is not None:
-        write_output(job.picture_out, _picture(job, design, report, result, after), inputs=[job.picture])
+        outputs.write(job.picture_out, _picture(job, design, report, result, after), "--picture")
     if job.fmt == "json":
         record: dict[str, Any] = {"picture": job.picture, "design": report.as_dict(),
                                   "goal": design.grid.to_strings(design.palette)}

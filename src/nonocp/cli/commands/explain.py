@@ -20,23 +20,25 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, load_puzzles, write_output
-from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
-from nonocp.cli.options import CellSizeOpt, FromOpt, PuzzlesArg, TimeoutOpt, format_option
+from nonocp.cli.common import EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, load_puzzles
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
+from nonocp.cli.options import CellSizeOpt, ForceOpt, FromOpt, PuzzlesArg, TimeoutOpt, format_option
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `nonocp --help`
     from nonocp.analysis.explain import Explanation
+    from nonocp.core.outputs import Outputs
 
 FORMATS = ("text", "json", "svg")
 
 
-def write_svg(ex: Explanation, folder: str, cell: int = 20) -> list[str]:
-    """One SVG per step (step-0000.svg is the empty grid) and index.html; returns the files written."""
+def write_svg(ex: Explanation, folder: str, outputs: Outputs, cell: int = 20) -> list[str]:
+    """One SVG per step (step-0000.svg is the empty grid) and index.html, each checked by `outputs`; returns
+    the files written."""
     from nonocp.render.partial import index_html, render_partial_svg
     from nonocp.render.steps_text import captions, headline, wrap
 
     p = ex.puzzle
-    os.makedirs(folder, exist_ok=True)
+    outputs.claim_folder(folder, "--output")
     masks = [(1 << len(p.palette)) - 1] * (p.width * p.height)
     digits = max(4, len(str(len(ex.steps))))
     written: list[str] = []
@@ -44,7 +46,7 @@ def write_svg(ex: Explanation, folder: str, cell: int = 20) -> list[str]:
 
     def put(name: str, caption: str, changed) -> None:
         svg = render_partial_svg(p, masks, changed, caption=wrap(caption), cell=cell)
-        write_output(os.path.join(folder, name), svg)
+        outputs.write(os.path.join(folder, name), svg)
         written.append(name)
         entries.append((name, caption))
 
@@ -53,7 +55,7 @@ def write_svg(ex: Explanation, folder: str, cell: int = 20) -> list[str]:
         for r, c, m in s.changes:
             masks[r * p.width + c] = m
         put(f"step-{s.n:0{digits}d}.svg", caption, [(r, c) for r, c, _ in s.changes])
-    write_output(os.path.join(folder, "index.html"), index_html(p.title or "nonocp explain", entries, headline(ex)))
+    outputs.write(os.path.join(folder, "index.html"), index_html(p.title or "nonocp explain", entries, headline(ex)))
     written.append("index.html")
     return written
 
@@ -97,6 +99,7 @@ def explain_command(
     solutions: SolutionsOpt = None,
     interactive: InteractiveOpt = False,
     cell_size: CellSizeOpt = 20,
+    force: ForceOpt = False,
 ) -> None:
     """Explain how the native engine solves each puzzle, step by step; exit 0 solved, 1 no solution, 3 time limit."""
     if interactive:
@@ -111,9 +114,13 @@ def explain_command(
     codes: list[int] = []
     with guarded():
         paths = expand(puzzles)
-        refuse_overwriting(output, paths)
-        if fmt == "svg" and os.path.exists(output) and not os.path.isdir(output):
+        from nonocp.core.outputs import Outputs
+
+        outputs = Outputs(paths, force=force)
+        if fmt == "svg" and output is not None and os.path.exists(output) and not os.path.isdir(output):
             fail(f"{output}: is a file; --format svg needs a folder")
+        if output is not None and fmt != "svg":
+            outputs.claim(output)
         collected: list[str] = []
         several = len(paths) > 1
         count = 0
@@ -132,7 +139,7 @@ def explain_command(
                     assert output is not None
                     alone = not several and len(item.puzzles) == 1
                     folder = output if alone else os.path.join(output, f"puzzle-{count}")
-                    written = write_svg(ex, folder, cell_size)
+                    written = write_svg(ex, folder, outputs, cell_size)
                     typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
                     continue
                 if fmt == "json":
@@ -148,7 +155,7 @@ def explain_command(
                 else:
                     collected.append(text)
         if output is not None and fmt != "svg" and collected:
-            write_output(output, "".join(collected), inputs=paths)
+            outputs.write(output, "".join(collected))
     raise typer.Exit(most_serious(codes))
 
 

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, write_output
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded
 from nonocp.cli.options import difficulty_level, format_option, timeout_option
 
 FORMATS = {"non": ".non", "xml": ".xml", "json": ".json"}
@@ -78,7 +78,12 @@ def generate_command(
         existing = [n for n in names if os.path.exists(n)]
         if existing and not force:
             fail(f"{existing[0]}: exists; choose another folder or seed, or give --force")
-        os.makedirs(output, exist_ok=True)
+        from nonocp.core.outputs import Outputs
+
+        outputs = Outputs(force=force)
+        outputs.claim_folder(output, "--output")
+        for name in names:
+            outputs.claim(name, replace=False)
         if not json_report:
             typer.echo(f"seed {seed}: {count} puzzle{'s' if count > 1 else ''} of {width}x{height}, "
                        f"{'black and white' if colors == 1 else f'{colors} colours'}, density {density:g}, "
@@ -88,7 +93,7 @@ def generate_command(
         def save(found) -> None:
             nonlocal written
             path = names[written]
-            write_output(path, dumps(found.puzzle, fmt))
+            outputs.write(path, dumps(found.puzzle, fmt), replace=False)
             written += 1
             if json_report:
                 typer.echo(json.dumps({"file": path, **found.as_dict()}, ensure_ascii=False))

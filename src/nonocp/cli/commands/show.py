@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import fail, guarded, numbered, stdout_is_terminal, write_output
-from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
+from nonocp.cli.common import fail, guarded, numbered, stdout_is_terminal
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
 from nonocp.cli.options import (
     CellSizeOpt,
     ColorOpt,
@@ -25,6 +25,7 @@ from nonocp.cli.options import (
     format_option,
     wants_color,
 )
+from nonocp.core.outputs import Outputs
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.text import json_safe, one_line
 
@@ -110,7 +111,9 @@ def show_command(
     codes: list[int] = []
     with guarded():
         paths = expand(puzzles)
-        refuse_overwriting(output, paths)
+        outputs = Outputs(paths, force=force)
+        if output is not None:
+            outputs.claim(output)
         if fmt in PICTURES and output is None:
             if fmt == "png" and stdout_is_terminal():
                 fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
@@ -138,8 +141,7 @@ def show_command(
                         typer.echo(data, nl=False)
                     else:  # one file per puzzle when there are several, as `solve` does: out-1.svg, out-2.svg
                         numbered_files = several or len(item.puzzles) > 1
-                        write_output(numbered(output, pictures) if numbered_files else output, data, inputs=paths,
-                                     force=force)
+                        outputs.write(numbered(output, pictures) if numbered_files else output, data)
                 continue
             for i, p in enumerate(item.puzzles, 1):
                 if fmt == "json":
@@ -161,7 +163,7 @@ def show_command(
                 typer.echo("".join(parts), nl=False)
                 parts.clear()
         if output is not None and fmt not in PICTURES and parts:
-            write_output(output, "".join(parts), inputs=paths, force=force)
+            outputs.write(output, "".join(parts))
     raise typer.Exit(most_serious(codes))
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -33,10 +32,10 @@ from nonocp.cli.common import (
     fail,
     guarded,
     numbered,
+    say_unkept_text,
     stdout_is_terminal,
-    write_output,
 )
-from nonocp.cli.inputs import expand, label, most_serious, read_inputs, refuse_overwriting, report_error
+from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
 from nonocp.cli.options import (
     AllOpt,
     BackendOpt,
@@ -52,8 +51,9 @@ from nonocp.cli.options import (
     max_solutions_option,
     wants_color,
 )
+from nonocp.core.outputs import Outputs
 from nonocp.core.puzzle import Puzzle
-from nonocp.core.result import SolveResult, Status
+from nonocp.core.result import SolveResult, Status, proof_files
 from nonocp.core.text import json_safe, one_line
 from nonocp.engines import DEFAULT_BACKEND
 
@@ -334,11 +334,15 @@ def solve_command(
             from nonocp.engines.contract import parse_engine_options
 
             extra = parse_engine_options(engine_options, engine)
-        if proof is not None:
-            extra["proof_dir"] = proof
-            os.makedirs(proof, exist_ok=True)
         paths = expand(puzzles)
-        refuse_overwriting(output, paths)  # say so now, not after a long solve
+        # every file written is checked now, not after a long solve (nonocp.core.outputs)
+        outputs = Outputs(paths, force=force)
+        if proof is not None:
+            extra["proof_dir"] = outputs.claim_folder(proof, "--proof")
+            if force:  # a read-only certificate from an earlier run may be replaced
+                extra["proof_force"] = True
+        if output is not None:
+            outputs.claim(output)
         if fmt == "png" and output is None and stdout_is_terminal():
             fail("refusing to write PNG bytes to a terminal; use --output FILE or a pipe")
         if fmt in PICTURES and output is None and len(paths) > 1:
@@ -361,6 +365,9 @@ def solve_command(
                 fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one file per puzzle)")
             for i, p in enumerate(item.puzzles, 1):
                 where = label(item, i, several)
+                if proof is not None:
+                    for certificate in proof_files(proof, p.fingerprint()):
+                        outputs.claim(certificate, "--proof")
                 result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
                 bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
                 status = exit_status(result) if bb is None else backbone_status(result, bb)
@@ -387,7 +394,7 @@ def solve_command(
                     else:
                         numbered_files = several or len(item.puzzles) > 1
                         target = numbered(output, pictures) if numbered_files else output
-                        write_output(target, data, inputs=paths, force=force)
+                        outputs.write(target, data)
                 if proof is not None and fmt in ("non", *PICTURES):
                     typer.echo(f"nonocp: {proof_note(result, proof)}", err=True)
 
@@ -395,8 +402,9 @@ def solve_command(
             from nonocp.formats import dumps
 
             emit(dumps(solved[0] if len(solved) == 1 else solved, "non"), output, collected)
+            say_unkept_text(solved, "non", output or "<stdout>")
         if output is not None and fmt not in PICTURES and (collected or EXIT_BAD_INPUT not in codes):
-            write_output(output, "".join(collected), inputs=paths, force=force)
+            outputs.write(output, "".join(collected))
     raise typer.Exit(most_serious(codes))
 
 
