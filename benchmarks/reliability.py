@@ -315,8 +315,8 @@ def full_disk(cat: Category, work: Path) -> None:
     """ENOSPC injected into the one write path (and the proof writer) for every command that writes."""
     from typer.testing import CliRunner
 
-    import nonocp.engines.sat as sat
     import nonocp.core.outputs as files
+    import nonocp.engines.sat as sat
     from nonocp.cli.app import app
 
     heart = str(PUZZLES / "heart.non")
