@@ -83,6 +83,17 @@ class Stepper:
         self.finished = False
         self.note: str | None = None
 
+    @classmethod
+    def from_grid(cls, puzzle: Puzzle, masks: list[int], **options: Any) -> Stepper:
+        """A stepper whose grid starts as `masks` (row-major, bit k = palette colour k: a person's partial
+        grid) instead of every colour everywhere; its steps deduce from there."""
+        s = cls(puzzle, **options)
+        full = (1 << len(puzzle.palette)) - 1
+        if len(masks) != puzzle.width * puzzle.height or any(not 0 < m <= full for m in masks):
+            raise ValueError("the grid does not fit the puzzle (one non-empty colour mask per cell)")
+        s.maker = StepMaker(puzzle, classify=s.classify, masks=list(masks))
+        return s
+
     # ----------------------------------------------------------------- reading
 
     @property

@@ -19,6 +19,8 @@ from nonocp.core.puzzle import Puzzle
 from nonocp.web import codec
 from nonocp.web.codec import ApiError
 from nonocp.web.config import Settings
+from nonocp.web.play import Solutions
+from nonocp.web.play import handle as play_handler
 from nonocp.web.puzzles import Catalogue
 from nonocp.web.workers import Outcome, Workers
 
@@ -41,6 +43,7 @@ class Api:
         self.limits = settings.limits
         self.workers = workers
         self.catalogue = catalogue
+        self.solutions = Solutions()  # the Play mode's solutions, per puzzle (nonocp.web.play)
 
     def routes(self) -> list[Route]:
         return [
@@ -53,7 +56,9 @@ class Api:
             Route("/backbone", self.backbone, methods=["POST"]),
             Route("/rate", self.rate, methods=["POST"]),
             Route("/step", self.step, methods=["POST"]),
+            Route("/play", self.play, methods=["POST"]),
             Route("/design/import", self.import_image, methods=["POST"]),
+            Route("/design/unique", self.make_unique, methods=["POST"]),
             Route("/export", self.export, methods=["POST"]),
         ]
 
@@ -241,9 +246,15 @@ class Api:
             raise ApiError(503, f"the step engine did not answer within {limit:g} s; try again, or step back")
         return ok(outcome.value)
 
+    async def play(self, request: Request) -> Response:
+        """The Play mode's Check and Hint on a person's grid (nonocp.web.play)."""
+        return await play_handler(self, request)
+
     async def import_image(self, request: Request) -> Response:
         """The body is a picture file; ?width= or ?height= (cells; the other follows the aspect ratio),
-        ?colors= (1: black and white), ?background= (auto, white, black or #rrggbb), ?name=."""
+        ?colors= (1: black and white), ?threshold= (0-255, black and white only: the grey level below which
+        a cell is black; default: found from the picture), ?background= (auto, white, black or #rrggbb),
+        ?name=."""
         if not features()["import_image"]:
             raise ApiError(404, "this server has no designer library (nonocp.design) to import images")
         data = await self.body(request, self.limits.max_image)
@@ -264,17 +275,37 @@ class Api:
         width = integer("width", 1, lim.max_side)
         height = integer("height", 1, lim.max_side)
         colors = integer("colors", 1, min(16, lim.max_colors - 1)) or 1
+        threshold = integer("threshold", 0, 255)
+        if threshold is not None and colors != 1:
+            raise ApiError(400, "threshold applies to black and white (colors=1); colours are found by clustering")
         background = (q.get("background") or "auto")[:20]
         name = (q.get("name") or "picture")[:200]
         limit = lim.default_time_limit
         body = {"channel": q.get("channel")}
-        outcome = await self.run(request, "import_image", (data, name, width, height, colors, background), limit, body)
+        outcome = await self.run(request, "import_image", (data, name, width, height, colors, background, threshold),
+                                 limit, body)
         if not outcome.finished:
             raise ApiError(503, f"the picture was not read within {limit:g} s")
         value = outcome.value
         puzzle = value["puzzle"]
         codec.check_limits(puzzle["width"], puzzle["height"], len(puzzle["colors"]), lim)
         return ok(value)
+
+    async def make_unique(self, request: Request) -> Response:
+        """The body: {"puzzle": a puzzle whose goal is the drawing, "time_limit"?}; the answer: the changed
+        drawing (`goal`), every repainted cell (`changes`: [row, col, old, new], 0-based palette indices),
+        and `status` (unique, already-unique, or timeout with the last drawing tried)."""
+        if not features()["import_image"]:
+            raise ApiError(404, "this server has no designer library (nonocp.design)")
+        body = await self.json_body(request)
+        puzzle = self.puzzle_of(body)
+        if puzzle.meta.goal is None:
+            raise ApiError(400, "send the drawing as the puzzle's 'goal'")
+        limit = self.time_limit(body)
+        outcome = await self.run(request, "make_unique", (puzzle, limit), limit, body)
+        if not outcome.finished:
+            raise ApiError(503, f"no unique drawing found within {limit:g} s")
+        return ok(outcome.value)
 
     async def export(self, request: Request) -> Response:
         """The puzzle as a file: .non, XML, JSON (with the goal the puzzle carries), or an SVG/PNG picture

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
 
 
@@ -122,17 +123,76 @@ def _step_words(step_: Any, puzzle: Puzzle) -> dict[str, Any]:
     return out
 
 
+def play(puzzle: Puzzle, cells: list[int], known: dict | None, action: str, time_limit: float) -> dict[str, Any]:
+    """The Play mode's check or hint on a person's grid (nonocp.analysis.play). `known`: the solutions the
+    server kept from an earlier request ({"solutions": [bytes], ...}); when None they are found here and
+    sent back under "known" for the server to keep."""
+    import time
+
+    from nonocp.analysis import play as game
+
+    deadline = time.monotonic() + time_limit
+    out: dict[str, Any] = {}
+    if known is None:
+        found = game.solutions_of(puzzle, time_limit)
+        out["known"] = {"solutions": [bytes(s) for s in found.solutions], "exhausted": found.exhausted,
+                        "timed_out": found.timed_out}
+    else:
+        found = game.Known(tuple(tuple(s) for s in known["solutions"]), known["exhausted"], known["timed_out"])
+    try:
+        if action == "check":
+            verdict = game.check(puzzle, cells, found, deadline)
+        else:
+            given = game.hint(puzzle, cells, found, deadline)
+            verdict = given.check
+            out["hint"] = _hint_words(given, puzzle)
+    except ValueError as e:
+        raise NonocpError(str(e)) from None
+    out["check"] = {"status": verdict.status, "mistakes": [list(rc) for rc in verdict.mistakes],
+                    "exact": verdict.exact, "complete": verdict.complete}
+    return out
+
+
+def _hint_words(given: Any, puzzle: Puzzle) -> dict[str, Any]:
+    """A hint as the page shows it: its kind, the step's technique, line and sentence, the cells."""
+    out: dict[str, Any] = {"kind": given.kind, "cells": [list(x) for x in given.cells]}
+    if given.mistake is not None:
+        out["mistake"] = list(given.mistake)
+    if given.step is not None:
+        words = _step_words(given.step, puzzle)
+        out.update({k: words[k] for k in ("technique", "text", "about")})
+        out["line"] = words.get("line")
+    out["before"] = [_step_words(s, puzzle)["text"] for s in given.before]
+    return out
+
+
 def import_image(data: bytes, name: str, width: int | None, height: int | None, colors: int,
-                 background: str) -> dict[str, Any]:
+                 background: str, threshold: int | None = None) -> dict[str, Any]:
     """A picture (PNG, JPEG, GIF, BMP, PBM, ...) made into a design by the designer library: decoded here,
     in a worker, so that a hostile image costs the server nothing."""
     from nonocp.design import from_image
     from nonocp.formats.json_format import to_obj
 
-    design = from_image(data, width=width, height=height, colors=colors, background=background, name=name)
+    design = from_image(data, width=width, height=height, colors=colors, threshold=threshold, background=background,
+                        name=name)
     puzzle = design.puzzle()
     colours = "black and white" if design.colors == 1 else f"{design.colors} colours"
     return {"puzzle": to_obj(puzzle), "report": f"{name}: {design.width}x{design.height}, {colours}"}
+
+
+def make_unique(puzzle: Puzzle, time_limit: float) -> dict[str, Any]:
+    """The Design mode's "make unique": the designer library's fewest repainted cells (proven unique by two
+    engines) for the drawing in the puzzle's goal, as `nonocp design --make-unique` finds them."""
+    from nonocp.design import Design
+    from nonocp.design import make_unique as fix
+
+    result = fix(Design.from_puzzle(puzzle), time_limit=time_limit, rate_result=False)
+    return {
+        "status": result.status,
+        "goal": result.design.grid.to_strings(puzzle.palette),
+        "changes": [[ch.row, ch.col, ch.old, ch.new] for ch in result.changes],
+        "seconds": round(result.seconds, 3),
+    }
 
 
 def warm() -> bool:
@@ -141,7 +201,8 @@ def warm() -> bool:
 
 
 # job name -> function; the server runs jobs by name (nonocp.web.config.Settings.jobs may replace one)
-JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "step": step, "import_image": import_image, "warm": warm}
+JOBS = {"solve": solve, "backbone": backbone, "rate": rate, "step": step, "play": play, "import_image": import_image,
+        "make_unique": make_unique, "warm": warm}
 
 
 def preload() -> list[str]:
@@ -151,4 +212,4 @@ def preload() -> list[str]:
 
     engines = sorted({target.partition(":")[0] for target in BACKENDS.values()})
     return [__name__, "nonocp.engines.solve", "nonocp.analysis.backbone", "nonocp.analysis.rate",
-            "nonocp.analysis.stepper", "nonocp.render.steps_text", *engines]
+            "nonocp.analysis.stepper", "nonocp.analysis.play", "nonocp.render.steps_text", *engines]

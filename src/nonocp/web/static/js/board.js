@@ -1,16 +1,23 @@
 // The grid as SVG: column clues on top, row clues on the left, cells, and marks over the cells (the
-// checkered cells that differ between solutions, the candidate colours of undecided cells, the cells a
-// step changed, the line being examined). Built once per puzzle; painting and marking change attributes
-// only, so that drawing on a 30x30 design stays instant.
+// checkered cells that differ between solutions, the candidates of undecided cells, the cells a step
+// changed, the line being examined, guesses in force, a player's crosses, mistakes and hints, the
+// keyboard cursor). Built once per puzzle; painting and marking change attributes only, so that drawing
+// on a 30x30 design stays instant. What a clue looks like comes from its clue kind (clues.js).
 //
 // Cells are numbered row-major (i = r * width + c). A cell's value is a palette index, or -1 (unknown).
+//
+// Zoom scales the drawing (the SVG's size; its viewBox stays), and the scrolling container pans it: the
+// buttons, Ctrl + wheel, and on a touch screen two fingers (pinch to zoom, move to pan).
 
-import { blockToken, contrast, isBlackAndWhite } from "./puzzle.js";
+import { clueKind } from "./clues.js";
+import { contrast, isBlackAndWhite } from "./puzzle.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const THIN = "#b0b0b0";
 const THICK = "#404040";
 const BORDER = "#000000";
+export const MIN_ZOOM = 0.5;
+export const MAX_ZOOM = 6;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -25,7 +32,8 @@ function typedTokens(text) {
 }
 
 export class Board {
-  // handlers: {cellDown(i, event), cellEnter(i, event), pointerUp(), header(kind, index, rect)}
+  // handlers: {cellDown(i, event), cellEnter(i, event), pointerUp(event), cancel(), header(kind, index, rect),
+  // zoomed(zoom)}
   constructor(container, handlers = {}) {
     this.container = container;
     this.handlers = handlers;
@@ -34,45 +42,57 @@ export class Board {
     this.puzzle = null;
     this.dragging = false;
     this.lastCell = -1;
+    this.zoom = 1;
+    this.crosses = false; // value 0 drawn as a cross (Play) rather than as the background colour
+    this.pointers = new Map(); // touch pointers down: id -> {x, y}
+    this.gesture = null;
     this.svg.addEventListener("pointerdown", (e) => this.onDown(e));
     this.svg.addEventListener("pointermove", (e) => this.onMove(e));
-    window.addEventListener("pointerup", () => this.onUp());
+    window.addEventListener("pointerup", (e) => this.onUp(e));
+    window.addEventListener("pointercancel", (e) => this.onUp(e, true));
     this.svg.addEventListener("contextmenu", (e) => {
       if (this.cellAt(e) >= 0) e.preventDefault();
     });
+    container.addEventListener(
+      "wheel",
+      (e) => {
+        if (!e.ctrlKey || !this.puzzle) return;
+        e.preventDefault();
+        this.setZoom(this.zoom * Math.exp(-e.deltaY / 300), { x: e.clientX, y: e.clientY });
+      },
+      { passive: false },
+    );
   }
 
   // Lay out and draw `puzzle`. texts: {rows: [string|null], columns: [...]} replaces a line's blocks with
   // typed text (the Edit mode's lines being fixed); problems: Set of "row:3"/"column:2" (1-based) drawn red.
   show(puzzle, { texts = null, problems = null } = {}) {
+    const same = this.puzzle && puzzle.width === this.puzzle.width && puzzle.height === this.puzzle.height;
     this.puzzle = puzzle;
+    this.kind = clueKind(puzzle);
     this.texts = texts;
     this.problems = problems || new Set();
     this.bw = isBlackAndWhite(puzzle);
+    if (!same) this.zoom = 1;
     const { width: w, height: h } = puzzle;
-    const tokens = (kind, i) => {
-      const text = texts && texts[kind] && texts[kind][i];
-      if (text != null) return [text];
-      const clue = (kind === "rows" ? puzzle.rows : puzzle.columns)[i];
-      return clue;
-    };
-    this.rowSlots = Math.max(1, ...puzzle.rows.map((_, i) => this.slots(tokens("rows", i))));
-    this.colSlots = Math.max(1, ...puzzle.columns.map((_, i) => this.slots(tokens("columns", i))));
+    this.rowSlots = Math.max(1, ...puzzle.rows.map((_, i) => this.slotsOf("rows", i)));
+    this.colSlots = Math.max(1, ...puzzle.columns.map((_, i) => this.slotsOf("columns", i)));
     const room = this.container.getBoundingClientRect();
-    const fitW = (Math.max(room.width, 320) - 16) / (w + this.rowSlots);
-    const fitH = (Math.max(window.innerHeight - room.top, 320) - 24) / (h + this.colSlots);
+    const fitW = (Math.max(room.width, 280) - 8) / (w + this.rowSlots);
+    const fitH = (Math.max(window.innerHeight - Math.max(room.top, 0), 320) - 24) / (h + this.colSlots);
     const s = Math.max(8, Math.min(30, Math.floor(Math.min(fitW, fitH))));
     this.s = s;
     this.ox = this.rowSlots * s + 2;
     this.oy = this.colSlots * s + 2;
     const W = this.ox + w * s + 2;
     const H = this.oy + h * s + 2;
+    this.W = W;
+    this.H = H;
     const svg = this.svg;
     svg.replaceChildren();
-    svg.setAttribute("width", W);
-    svg.setAttribute("height", H);
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("aria-label", `${puzzle.title || "puzzle"}, ${w} by ${h}`);
+    this.applyZoom();
     const defs = el("defs", {}, svg);
     const q = Math.max(2, Math.round(s / 4));
     const pattern = el("pattern", { id: "checker", width: 2 * q, height: 2 * q, patternUnits: "userSpaceOnUse" }, defs);
@@ -82,6 +102,7 @@ export class Board {
 
     this.rowHeaders = [];
     this.colHeaders = [];
+    this.clueItems = { rows: [], columns: [] };
     const clues = el("g", { class: "clues" }, svg);
     for (let r = 0; r < h; r++) this.rowHeaders.push(this.header(clues, "rows", r));
     for (let c = 0; c < w; c++) this.colHeaders.push(this.header(clues, "columns", c));
@@ -97,21 +118,26 @@ export class Board {
         );
       }
     }
+    this.crossLayer = el("g", { class: "crosses", "pointer-events": "none" }, svg);
+    this.crossMarks = new Map();
     this.marks = el("g", { class: "marks", "pointer-events": "none" }, svg);
     this.rules(el("g", { class: "rules", "pointer-events": "none" }, svg));
+    this.overlay = el("g", { class: "overlay", "pointer-events": "none" }, svg); // cursor, hints: above the rules
+    this.cursorRect = null;
     this.values = new Int16Array(w * h).fill(-1);
     this.markState = {};
   }
 
-  slots(tokens) {
-    if (!tokens.length) return 1;
-    if (typeof tokens[0] === "string") return typedTokens(tokens[0]).length;
-    return tokens.length;
+  slotsOf(kind, i) {
+    const text = this.texts && this.texts[kind] && this.texts[kind][i];
+    if (text != null) return typedTokens(text).length;
+    const clue = (kind === "rows" ? this.puzzle.rows : this.puzzle.columns)[i];
+    return this.kind.items(clue, this.bw).length;
   }
 
-  // One line's clue box (kind "rows" or "columns"): a background that takes clicks, and the blocks.
+  // One line's clue box (kind "rows" or "columns"): a background that takes clicks, and the items.
   header(parent, kind, i) {
-    const { s, ox, oy, puzzle } = this;
+    const { s, ox, oy } = this;
     const isRow = kind === "rows";
     const g = el("g", { class: "hdr", "data-kind": isRow ? "row" : "column", "data-index": i + 1 }, parent);
     const x = isRow ? 0 : ox + i * s;
@@ -124,40 +150,64 @@ export class Board {
     return g;
   }
 
+  fontSize() {
+    return Math.max(7, Math.round(this.s * 0.55));
+  }
+
+  // The size clue numbers are drawn at on the screen, in CSS pixels.
+  clueFontPx() {
+    const shown = this.svg.getBoundingClientRect().width;
+    return (this.fontSize() * shown) / this.W;
+  }
+
   drawClue(g, kind, i) {
     const { s, ox, oy, puzzle } = this;
     const isRow = kind === "rows";
     for (const node of [...g.querySelectorAll(".blk")]) node.remove();
     const text = this.texts && this.texts[kind] && this.texts[kind][i];
-    const clue = (isRow ? puzzle.rows : puzzle.columns)[i];
-    const font = Math.max(7, Math.round(s * 0.55));
+    const font = this.fontSize();
+    const place = (k, n) => ({
+      x: isRow ? ox - 2 - (n - k) * s : ox + i * s,
+      y: isRow ? oy + i * s : oy - 2 - (n - k) * s,
+    });
     if (text != null) {
       // a line being fixed: its typed tokens, one per slot like blocks (the server said what is wrong)
       const tokens = typedTokens(text);
       tokens.forEach((token, k) => {
-        const x = isRow ? ox - 2 - (tokens.length - k) * s : ox + i * s;
-        const y = isRow ? oy + i * s : oy - 2 - (tokens.length - k) * s;
+        const { x, y } = place(k, tokens.length);
         const t = el("text", { class: "blk typed", x: x + s / 2, y: y + s / 2, "font-size": Math.min(font, (s * 1.6) / Math.max(token.length, 1)) }, g);
         t.textContent = token;
       });
+      this.clueItems[kind][i] = [];
       return;
     }
-    const blocks = clue.length ? clue : [[0, null]];
-    const n = blocks.length;
-    blocks.forEach((block, k) => {
-      // right-aligned in rows, bottom-aligned in columns, one cell-sized box per block
-      const x = isRow ? ox - 2 - (n - k) * s : ox + i * s;
-      const y = isRow ? oy + i * s : oy - 2 - (n - k) * s;
-      const color = block[1] == null ? null : this.colorOf(block[1]);
+    const clue = (isRow ? puzzle.rows : puzzle.columns)[i];
+    const items = this.kind.items(clue, this.bw);
+    const nodes = [];
+    items.forEach((item, k) => {
+      // right-aligned in rows, bottom-aligned in columns, one cell-sized box per item
+      const { x, y } = place(k, items.length);
+      const color = item.symbol == null ? null : this.colorOf(item.symbol);
+      const box = el("g", { class: "blk" }, g);
       let ink = "#000000";
       if (color && !this.bw) {
-        el("rect", { class: "blk", x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 2, fill: color }, g);
+        el("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 2, fill: color }, box);
         ink = contrast(color);
       }
-      const t = el("text", { class: "blk", x: x + s / 2, y: y + s / 2, "font-size": font, fill: block[1] == null ? "#888" : ink }, g);
-      t.textContent = block[1] == null ? "0" : String(block[0]);
-      t.setAttribute("data-token", block[1] == null ? "0" : blockToken(block, this.bw));
+      const t = el("text", { x: x + s / 2, y: y + s / 2, "font-size": font, fill: item.symbol == null ? "#595959" : ink }, box);
+      t.textContent = item.text;
+      t.setAttribute("data-token", item.token);
+      nodes.push(box);
     });
+    this.clueItems[kind][i] = nodes;
+  }
+
+  // Grey out the clue items that are done (flags in item order); `complete` marks the whole line.
+  setClueStatus(kind, i, done, complete) {
+    const nodes = this.clueItems[kind][i] || [];
+    nodes.forEach((node, k) => node.classList.toggle("done", !!done[k]));
+    const hdr = (kind === "rows" ? this.rowHeaders : this.colHeaders)[i];
+    if (hdr) hdr.classList.toggle("complete", !!complete);
   }
 
   colorOf(symbol) {
@@ -165,14 +215,15 @@ export class Board {
     return c ? c.rgb : "#ff00ff";
   }
 
-  // Re-draw one line's clue after an edit; false when the margins must grow (call show() again).
-  updateClue(kind, i) {
-    const clue = (kind === "rows" ? this.puzzle.rows : this.puzzle.columns)[i];
-    const need = this.slots(clue);
-    if (need > (kind === "rows" ? this.rowSlots : this.colSlots)) return false;
+  // Re-draw one line's clue after an edit; false when the margins must grow (call show() again). With
+  // `anyway`, the clue is drawn even then (spilling past the margin until the caller lays out again).
+  updateClue(kind, i, anyway = false) {
+    const need = this.slotsOf(kind, i);
+    const fits = need <= (kind === "rows" ? this.rowSlots : this.colSlots);
+    if (!fits && !anyway) return false;
     const g = (kind === "rows" ? this.rowHeaders : this.colHeaders)[i];
     this.drawClue(g, kind, i);
-    return true;
+    return fits;
   }
 
   rules(g) {
@@ -201,20 +252,49 @@ export class Board {
     if (this.values[i] === v) return;
     this.values[i] = v;
     const rect = this.cellRects[i];
-    rect.setAttribute("fill", v >= 0 ? this.puzzle.colors[v].rgb : "#ffffff");
+    const crossed = this.crosses && v === 0;
+    rect.setAttribute("fill", v >= 0 && !crossed ? this.puzzle.colors[v].rgb : "#ffffff");
     rect.classList.toggle("known", v >= 0);
+    const mark = this.crossMarks.get(i);
+    if (crossed && !mark) {
+      const { s, ox, oy } = this;
+      const w = this.puzzle.width;
+      const x = ox + (i % w) * s;
+      const y = oy + Math.floor(i / w) * s;
+      const k = s * 0.3;
+      const path = el("path", { class: "x", d: `M${x + k} ${y + k}L${x + s - k} ${y + s - k}M${x + s - k} ${y + k}L${x + k} ${y + s - k}` }, this.crossLayer);
+      this.crossMarks.set(i, path);
+    } else if (!crossed && mark) {
+      mark.remove();
+      this.crossMarks.delete(i);
+    }
+  }
+
+  // Value 0 drawn as a cross (true: Play) or as the background colour; repaints what is on the board.
+  setCrosses(on) {
+    if (this.crosses === on || !this.puzzle) {
+      this.crosses = on;
+      return;
+    }
+    const values = Int16Array.from(this.values);
+    this.crosses = on;
+    this.values.fill(-2);
+    this.paint(values);
   }
 
   // Marks over the cells, all optional: checkered (cells that differ between solutions: a checkerboard
   // with the cell's colour as a small square on it), candidates (per cell a bit mask of the colours still
-  // possible: undecided cells get a disc cut into one segment per colour), changed (cells to ring), line
-  // ({kind: "row"|"column", index}: a band over the line being examined).
-  mark({ checkered = null, candidates = null, changed = null, line = null } = {}) {
+  // possible: in colour, undecided cells get a disc cut into one segment per colour; in black and white a
+  // small dot), changed (cells to ring), line ({kind: "row"|"column", index}: a band over the line),
+  // guesses (cells of the guesses in force), mistakes (cells to strike in red), hint (cells to ring).
+  mark({ checkered = null, candidates = null, changed = null, line = null, guesses = null, mistakes = null, hint = null } = {}) {
     const { s, ox, oy, puzzle } = this;
     const w = puzzle.width;
     const g = this.marks;
     g.replaceChildren();
-    this.markState = { checkered, candidates, changed, line };
+    for (const node of [...this.overlay.querySelectorAll(".hint-cell, .mistake")]) node.remove();
+    this.markState = { checkered, candidates, changed, line, guesses, mistakes, hint };
+    const at = (i) => ({ x: ox + (i % w) * s, y: oy + Math.floor(i / w) * s });
     for (const hdr of [...this.rowHeaders, ...this.colHeaders]) hdr.classList.remove("examined");
     if (line) {
       const isRow = line.kind === "row";
@@ -226,10 +306,7 @@ export class Board {
     }
     if (checkered) {
       for (const i of checkered) {
-        const r = Math.floor(i / w);
-        const c = i % w;
-        const x = ox + c * s;
-        const y = oy + r * s;
+        const { x, y } = at(i);
         el("rect", { class: "checker", x, y, width: s, height: s, fill: "url(#checker)" }, g);
         const v = this.values[i];
         if (v >= 0) {
@@ -243,16 +320,35 @@ export class Board {
       for (let i = 0; i < candidates.length; i++) {
         const m = candidates[i];
         if (!(m & (m - 1))) continue; // decided (one colour) or contradiction
-        const r = Math.floor(i / w);
-        const c = i % w;
-        this.disc(g, ox + c * s + s / 2, oy + r * s + s / 2, s * 0.36, m, n);
+        const { x, y } = at(i);
+        if (this.bw) el("circle", { class: "cand", cx: x + s / 2, cy: y + s / 2, r: Math.max(1, s * 0.08) }, g);
+        else this.disc(g, x + s / 2, y + s / 2, s * 0.36, m, n);
       }
     }
     if (changed) {
       for (const i of changed) {
-        const r = Math.floor(i / w);
-        const c = i % w;
-        el("rect", { class: "changed", x: ox + c * s + 1, y: oy + r * s + 1, width: s - 2, height: s - 2 }, g);
+        const { x, y } = at(i);
+        el("rect", { class: "changed", x: x + 1, y: y + 1, width: s - 2, height: s - 2 }, g);
+      }
+    }
+    if (guesses) {
+      for (const i of guesses) {
+        const { x, y } = at(i);
+        el("rect", { class: "guess", x: x + 1.5, y: y + 1.5, width: s - 3, height: s - 3, rx: s * 0.25 }, g);
+        const t = el("text", { class: "guess-mark", x: x + s - s * 0.2, y: y + s * 0.22, "font-size": Math.max(6, s * 0.4) }, g);
+        t.textContent = "?";
+      }
+    }
+    if (mistakes) {
+      for (const i of mistakes) {
+        const { x, y } = at(i);
+        el("rect", { class: "mistake", x: x + 1, y: y + 1, width: s - 2, height: s - 2, "data-r": Math.floor(i / w), "data-c": i % w }, this.overlay);
+      }
+    }
+    if (hint) {
+      for (const i of hint) {
+        const { x, y } = at(i);
+        el("rect", { class: "hint-cell", x: x + 1.5, y: y + 1.5, width: s - 3, height: s - 3, "data-r": Math.floor(i / w), "data-c": i % w }, this.overlay);
       }
     }
   }
@@ -276,7 +372,62 @@ export class Board {
     el("circle", { cx, cy, r: rad, fill: "none", stroke: "#777", "stroke-width": 0.6 }, group);
   }
 
-  // --- pointer: cells report down/enter while a button is held (the designer paints with them) -------
+  // The keyboard cursor on cell i (-1: none), kept in view.
+  setCursor(i) {
+    if (i < 0) {
+      if (this.cursorRect) this.cursorRect.remove();
+      this.cursorRect = null;
+      return;
+    }
+    const { s, ox, oy } = this;
+    const w = this.puzzle.width;
+    const x = ox + (i % w) * s;
+    const y = oy + Math.floor(i / w) * s;
+    if (!this.cursorRect) this.cursorRect = el("rect", { class: "cursor" }, this.overlay);
+    for (const [k, v] of Object.entries({ x: x + 1, y: y + 1, width: s - 2, height: s - 2 })) this.cursorRect.setAttribute(k, v);
+    this.scrollToCell(i);
+  }
+
+  scrollToCell(i) {
+    const rect = this.cellRects[i];
+    if (!rect) return;
+    const box = rect.getBoundingClientRect();
+    const view = this.container.getBoundingClientRect();
+    if (box.left < view.left) this.container.scrollLeft -= view.left - box.left + 4;
+    else if (box.right > view.right) this.container.scrollLeft += box.right - view.right + 4;
+    if (box.top < view.top) this.container.scrollTop -= view.top - box.top + 4;
+    else if (box.bottom > view.bottom) this.container.scrollTop += box.bottom - view.bottom + 4;
+  }
+
+  // --- zoom and pan ---------------------------------------------------------------------------------
+
+  applyZoom() {
+    this.svg.setAttribute("width", (this.W * this.zoom).toFixed(1));
+    this.svg.setAttribute("height", (this.H * this.zoom).toFixed(1));
+  }
+
+  // Zoom to z, keeping the point `anchor` (client coordinates; default: the middle of the view) still.
+  setZoom(z, anchor = null) {
+    if (!this.puzzle) return;
+    const zoom = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z));
+    const box = this.container;
+    const view = box.getBoundingClientRect();
+    const ax = anchor ? anchor.x - view.left : box.clientWidth / 2;
+    const ay = anchor ? anchor.y - view.top : box.clientHeight / 2;
+    const svgBox = this.svg.getBoundingClientRect();
+    // the anchor in the drawing's own units, before the change
+    const ux = (ax + view.left - svgBox.left) / this.zoom;
+    const uy = (ay + view.top - svgBox.top) / this.zoom;
+    const offsetX = svgBox.left - view.left + box.scrollLeft;
+    const offsetY = svgBox.top - view.top + box.scrollTop;
+    this.zoom = zoom;
+    this.applyZoom();
+    box.scrollLeft = offsetX + ux * zoom - ax;
+    box.scrollTop = offsetY + uy * zoom - ay;
+    if (this.handlers.zoomed) this.handlers.zoomed(zoom);
+  }
+
+  // --- pointer: cells report down/enter while a button is held (Play and Design paint with them) -------
 
   cellAt(event) {
     if (!this.puzzle) return -1;
@@ -293,6 +444,14 @@ export class Board {
   }
 
   onDown(event) {
+    if (event.pointerType === "touch") {
+      this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (this.pointers.size === 2) {
+        this.startGesture();
+        return;
+      }
+      if (this.pointers.size > 2 || this.gesture) return;
+    }
     const i = this.cellAt(event);
     if (i < 0 || !this.handlers.cellDown) return;
     event.preventDefault();
@@ -302,6 +461,11 @@ export class Board {
   }
 
   onMove(event) {
+    if (this.pointers.has(event.pointerId)) this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (this.gesture) {
+      this.moveGesture();
+      return;
+    }
     if (!this.dragging) return;
     const i = this.cellAt(event);
     if (i < 0 || i === this.lastCell) return;
@@ -309,10 +473,39 @@ export class Board {
     if (this.handlers.cellEnter) this.handlers.cellEnter(i, event);
   }
 
-  onUp() {
+  onUp(event, cancelled = false) {
+    this.pointers.delete(event.pointerId);
+    if (this.gesture) {
+      if (this.pointers.size === 0) this.gesture = null;
+      return;
+    }
     if (!this.dragging) return;
     this.dragging = false;
     this.lastCell = -1;
-    if (this.handlers.pointerUp) this.handlers.pointerUp();
+    if (cancelled && this.handlers.cancel) this.handlers.cancel();
+    else if (this.handlers.pointerUp) this.handlers.pointerUp(event);
+  }
+
+  // Two fingers: the stroke the first one began is taken back; then pinch zooms and moving pans.
+  startGesture() {
+    if (this.dragging) {
+      this.dragging = false;
+      this.lastCell = -1;
+      if (this.handlers.cancel) this.handlers.cancel();
+    }
+    const [a, b] = [...this.pointers.values()];
+    this.gesture = { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom: this.zoom, mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+  }
+
+  moveGesture() {
+    if (this.pointers.size < 2) return;
+    const [a, b] = [...this.pointers.values()];
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    const g = this.gesture;
+    this.container.scrollLeft -= mid.x - g.mid.x;
+    this.container.scrollTop -= mid.y - g.mid.y;
+    g.mid = mid;
+    const z = (g.zoom * Math.hypot(a.x - b.x, a.y - b.y)) / g.distance;
+    if (Math.abs(z - this.zoom) > 0.01) this.setZoom(z, mid);
   }
 }

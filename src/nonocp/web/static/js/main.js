@@ -1,12 +1,15 @@
-// The page: one puzzle at a time (app.puzzle), shown on one board, and six modes that act on it. Each mode
+// The page: one puzzle at a time (app.puzzle), shown on one board, and seven modes that act on it. Each mode
 // module has a panel (index.html, data-panel) and may handle the board's events; this file switches
-// between them, keeps the share link in the address bar, and shows messages.
+// between them, keeps the share link in the address bar (a new history entry per puzzle, so that the
+// back button goes back to the puzzle before; the mode in the entry's state, so that a reload keeps it),
+// shows messages, and folds the tabs into a menu on a narrow screen.
 
 import * as api from "./api.js";
 import { Board } from "./board.js";
 import { decode, encode } from "./share.js";
 import { plain, sizeOf } from "./puzzle.js";
 import openMode from "./modes/open.js";
+import playMode from "./modes/play.js";
 import solveMode from "./modes/solve.js";
 import stepMode from "./modes/step.js";
 import designMode from "./modes/design.js";
@@ -26,6 +29,7 @@ export const app = {
   linkTimer: 0,
   linkVersion: 0,
   linkPending: false, // a change not yet in the address bar (for the tests)
+  linkPush: false, // the next link is a new puzzle: a new history entry
   link: "",
 
   message(text, error = false) {
@@ -44,10 +48,11 @@ export const app = {
     if (puzzle.width > limits.max_side || puzzle.height > limits.max_side || puzzle.width * puzzle.height > limits.max_cells) {
       throw new Error(`the puzzle is ${sizeOf(puzzle)}; this server takes at most ${limits.max_side} per side and ${limits.max_cells} cells`);
     }
+    for (const m of Object.values(this.modes)) if (m.reset) m.reset();
+    if (this.puzzle) this.linkPush = true;
     this.puzzle = puzzle;
     this.isDesign = design;
     this.solved = null;
-    for (const m of Object.values(this.modes)) if (m.reset) m.reset();
     this.board.show(puzzle);
     this.showTitle();
     this.message("");
@@ -74,12 +79,22 @@ export const app = {
     const next = this.modes[name];
     if (!next) return;
     if (this.mode !== name) this.message("");
-    if (this.mode && this.mode !== name && this.modes[this.mode].leave) this.modes[this.mode].leave();
+    const before = this.mode;
     this.mode = name;
+    if (before && before !== name && this.modes[before].leave) this.modes[before].leave();
     for (const b of document.querySelectorAll(".tabs button")) b.setAttribute("aria-selected", String(b.dataset.mode === name));
     for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== name;
     document.body.dataset.mode = name;
+    const tab = document.querySelector(`.tabs button[data-mode="${name}"]`);
+    $("menu-mode").textContent = tab ? tab.textContent : name;
+    menu(false);
+    if (this.puzzle && !this.linkPending) history.replaceState({ ...(history.state || {}), mode: this.keptMode() }, "");
     if (next.enter) next.enter();
+  },
+
+  // The mode a history entry keeps for its puzzle: Open is a way to another puzzle, not a view of this one.
+  keptMode() {
+    return this.mode === "open" ? (history.state && history.state.mode) || "solve" : this.mode;
   },
 
   // The address bar's fragment follows the puzzle (debounced: compressing is asynchronous).
@@ -92,11 +107,16 @@ export const app = {
   async writeLink() {
     if (!this.puzzle) return;
     const version = ++this.linkVersion;
-    const fragment = await encode(this.puzzle, this.isDesign);
+    // in Play, the link carries the player's progress (a play link)
+    const game = this.mode === "play" ? this.modes.play.game() : null;
+    const fragment = game ? await encode(this.puzzle, false, game) : await encode(this.puzzle, this.isDesign);
     if (version !== this.linkVersion) return; // a newer puzzle is being encoded
     this.linkPending = false;
     this.link = `${location.origin}${location.pathname}${fragment}`;
-    history.replaceState(null, "", fragment);
+    const state = { mode: this.keptMode() };
+    if (this.linkPush && location.hash.length > 3) history.pushState(state, "", fragment);
+    else history.replaceState(state, "", fragment);
+    this.linkPush = false;
     document.body.dataset.link = this.link;
     if (this.modes.share.linkChanged) this.modes.share.linkChanged(this.link);
   },
@@ -108,16 +128,28 @@ export const app = {
     return p;
   },
 
-  async openLink(link) {
+  // `mode`: the mode to show (default: Play for a play link, Design for a design, else Solve); `push`:
+  // false when the link comes from the history (a reload, the back button): its entry stays as it is.
+  async openLink(link, mode = null, push = true) {
     const found = await decode(link);
-    if (!found) throw new Error("that link holds no puzzle (it has no #p= or #d= part)");
+    if (!found) throw new Error("that link holds no puzzle (it has no #p=, #g= or #d= part)");
     if (found.design) {
       this.modes.design.adopt(found.puzzle);
+      if (mode && mode !== "design") this.switchTo(mode);
     } else {
-      this.load(found.puzzle, { mode: "solve" });
+      if (found.game) this.modes.play.adoptGame(found.game);
+      this.load(found.puzzle, { mode: mode || (found.game ? "play" : "solve") });
     }
+    if (!push) this.linkPush = false;
   },
 };
+
+// The tabs as a menu (narrow screens: the CSS shows the toggle and hides the tabs until it is open).
+function menu(open) {
+  const toggle = $("menu-toggle");
+  toggle.setAttribute("aria-expanded", String(open));
+  document.querySelector("header.top").classList.toggle("menu-open", open);
+}
 
 function delegate(event) {
   return (...args) => {
@@ -131,16 +163,31 @@ async function start() {
     cellDown: delegate("cellDown"),
     cellEnter: delegate("cellEnter"),
     pointerUp: delegate("pointerUp"),
+    cancel: delegate("cancel"),
     header: delegate("header"),
+    zoomed: (z) => {
+      $("zoom-level").textContent = `${Math.round(z * 100)} %`;
+    },
   });
-  for (const mode of [openMode, solveMode, stepMode, designMode, editMode, shareMode]) {
+  for (const mode of [openMode, playMode, solveMode, stepMode, designMode, editMode, shareMode]) {
     app.modes[mode.name] = mode;
     mode.init(app);
   }
   for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => app.switchTo(b.dataset.mode));
+  $("menu-toggle").addEventListener("click", () => menu($("menu-toggle").getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("header.top")) menu(false);
+  });
+  const zoomBy = (f) => app.board.setZoom(app.board.zoom * f);
+  $("zoom-in").addEventListener("click", () => zoomBy(1.25));
+  $("zoom-out").addEventListener("click", () => zoomBy(0.8));
+  $("zoom-fit").addEventListener("click", () => app.board.setZoom(1));
   document.addEventListener("keydown", (e) => {
     const mode = app.modes[app.mode];
-    if (e.target.closest("input, textarea, select")) return;
+    if (e.target.closest("input, textarea, select, summary")) return;
+    // space and Enter on a button press the button; keys on the board (or the page) go to the mode
+    if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a")) return;
+    if (e.key === "Escape") menu(false);
     if (mode && mode.key) mode.key(e);
   });
   try {
@@ -150,11 +197,11 @@ async function start() {
   }
   for (const m of Object.values(app.modes)) if (m.ready) m.ready(app.info);
   window.addEventListener("hashchange", () => {
-    if (location.href !== app.link) app.openLink(location.hash).catch((e) => app.fail(e));
+    if (location.href !== app.link) app.openLink(location.hash, history.state && history.state.mode, false).catch((e) => app.fail(e));
   });
   if (location.hash.length > 3) {
     try {
-      await app.openLink(location.hash);
+      await app.openLink(location.hash, history.state && history.state.mode, false);
     } catch (e) {
       app.switchTo("open");
       app.fail(e);

@@ -3,12 +3,15 @@
 //
 //   #p=<data>   a puzzle (its clues; its goal too when it has one)
 //   #d=<data>   a design (the drawing; its clues follow from it)
+//   #g=<data>   a game in Play: the puzzle and the player's progress ("s" and "e" below)
 //
 // <data> is base64url of deflate-raw of a small JSON object, version 1:
 //   {"v":1, "t": title, "c": [[name, "rrggbb", symbol], ...] (absent: black and white),
 //    "r": rows, "k": columns (each line a list of lengths in black and white, else of length, colour index
 //    pairs), "w": width, "h": height, "g": the goal's symbols row after row as one string (optional),
-//    "m": {author, copyright, license, source} (those the puzzle has)}
+//    "m": {author, copyright, license, source} (those the puzzle has),
+//    "s": the player's cells row after row as one string (progress.js: "." unmarked, "-" crossed, a colour's
+//    code), "e": seconds played}
 
 import { BW_COLORS, puzzleOfDrawing, symbolIndex, cellsOfRows } from "./puzzle.js";
 
@@ -89,8 +92,9 @@ function unpackLines(lines, colors, bw) {
   });
 }
 
-// The fragment ("#p=..." or "#d=...") for a puzzle; `design` drops the clues (the goal holds them).
-export async function encode(puzzle, design = false) {
+// The fragment ("#p=...", "#d=..." or "#g=...") for a puzzle; `design` drops the clues (the goal holds
+// them); `game` ({cells: string, elapsed: seconds}) makes it a play link.
+export async function encode(puzzle, design = false, game = null) {
   const bw = isBW(puzzle.colors);
   const index = symbolIndex(puzzle.colors);
   const data = { v: 1, w: puzzle.width, h: puzzle.height };
@@ -104,14 +108,20 @@ export async function encode(puzzle, design = false) {
   const meta = Object.fromEntries(META.filter((k) => puzzle[k]).map((k) => [k, puzzle[k]]));
   if (Object.keys(meta).length) data.m = meta;
   if (design && !puzzle.goal) throw new Error("a design needs its drawing");
-  return `#${design ? "d" : "p"}=${toBase64Url(await deflate(JSON.stringify(data)))}`;
+  if (game) {
+    data.s = game.cells;
+    data.e = Math.round(game.elapsed);
+  }
+  const kind = design ? "d" : game ? "g" : "p";
+  return `#${kind}=${toBase64Url(await deflate(JSON.stringify(data)))}`;
 }
 
-// {puzzle, design} from a fragment or a whole link; null when it holds no puzzle; Error when damaged.
+// {puzzle, design, cells, game} from a fragment or a whole link (game: {cells: string, elapsed} of a play
+// link, else null); null when it holds no puzzle; Error when damaged.
 export async function decode(link) {
   const at = link.indexOf("#");
   const fragment = at >= 0 ? link.slice(at + 1) : link;
-  const m = /^([pd])=([A-Za-z0-9_-]+)$/.exec(fragment.trim());
+  const m = /^([pdg])=([A-Za-z0-9_-]+)$/.exec(fragment.trim());
   if (!m) return null;
   let data;
   try {
@@ -137,7 +147,7 @@ export async function decode(link) {
     if (!goal) throw new Error("the link's drawing is missing");
     const cells = cellsOfRows(goal, colors);
     const puzzle = puzzleOfDrawing(cells, w, h, colors, data.t || "");
-    return { puzzle, design, cells };
+    return { puzzle, design, cells, game: null };
   }
   const puzzle = {
     title: data.t || "",
@@ -150,5 +160,10 @@ export async function decode(link) {
   if (puzzle.rows.length !== h || puzzle.columns.length !== w) throw new Error("the link's clues are damaged");
   if (goal) puzzle.goal = goal;
   for (const key of META) if (data.m && typeof data.m[key] === "string" && data.m[key]) puzzle[key] = data.m[key];
-  return { puzzle, design, cells: null };
+  let game = null;
+  if (m[1] === "g") {
+    if (typeof data.s !== "string" || data.s.length !== w * h) throw new Error("the link's progress is damaged");
+    game = { cells: data.s, elapsed: Number.isFinite(data.e) && data.e >= 0 ? data.e : 0 };
+  }
+  return { puzzle, design, cells: null, game };
 }

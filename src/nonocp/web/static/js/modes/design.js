@@ -2,6 +2,9 @@
 // drawing as it changes; a background check (debounced, and cancelled when the drawing changes again)
 // shows the solution count, the cells on which solutions differ (checkered), the rating and the guesses.
 // The page never waits for the check: every request is asynchronous and a newer one aborts the older.
+// Every change (a stroke, clear, invert, resize, a colour added, make unique) can be undone and redone;
+// a stroke never moves the grid under the pointer (clues that outgrow their margin are laid out again
+// when the button is released).
 
 import * as api from "../api.js";
 import { BW_COLORS, goalRows, lineClue, columnValues, rowValues, puzzleOfDrawing, contrast, cellsOfRows } from "../puzzle.js";
@@ -9,6 +12,7 @@ import { BW_COLORS, goalRows, lineClue, columnValues, rowValues, puzzleOfDrawing
 const $ = (id) => document.getElementById(id);
 const DEBOUNCE_MS = 250;
 const SYMBOLS = "abcdefghijklmnopqrstuvwxyz";
+const HISTORY = 200; // changes that can be undone
 
 let app;
 const d = {
@@ -25,7 +29,55 @@ const d = {
   marks: {},
   started: false,
   title: "Design",
+  author: "",
+  undo: [], // snapshots before each change
+  redo: [],
+  relayout: false, // a clue outgrew its margin during the stroke
 };
+
+function snapshot() {
+  return { width: d.width, height: d.height, colors: d.colors.map((c) => ({ ...c })), cells: Uint8Array.from(d.cells) };
+}
+
+// Call before a change: what undo goes back to.
+function remember() {
+  d.undo.push(snapshot());
+  if (d.undo.length > HISTORY) d.undo.shift();
+  d.redo = [];
+  showHistory();
+}
+
+function restore(snap) {
+  d.width = snap.width;
+  d.height = snap.height;
+  d.colors = snap.colors;
+  d.cells = snap.cells;
+  d.selected = Math.min(d.selected, d.colors.length - 1);
+  publish();
+  edited();
+}
+
+function undo() {
+  const snap = d.undo.pop();
+  if (!snap) return;
+  d.redo.push(snapshot());
+  restore(snap);
+  showHistory();
+}
+
+function redo() {
+  const snap = d.redo.pop();
+  if (!snap) return;
+  d.undo.push(snapshot());
+  restore(snap);
+  showHistory();
+}
+
+function showHistory() {
+  $("design-undo").disabled = !d.undo.length;
+  $("design-redo").disabled = !d.redo.length;
+  $("panel-design").dataset.undo = String(d.undo.length);
+}
 
 function limits() {
   return app.info ? app.info.limits : { max_side: 200, max_cells: 40000, max_colors: 32 };
@@ -34,6 +86,7 @@ function limits() {
 // The drawing becomes the page's puzzle (a #d= link), clues and goal from the cells.
 function publish(redraw = true) {
   app.puzzle = puzzleOfDrawing(d.cells, d.width, d.height, d.colors, d.title);
+  if (d.author) app.puzzle.author = d.author;
   app.isDesign = true;
   app.changed({ redraw: false });
   if (redraw) {
@@ -57,9 +110,16 @@ function paintCell(i, v) {
   p.columns[c] = lineClue(columnValues(d.cells, w, d.height, c), d.colors);
   p.goal[r] = goalRows(d.cells.subarray(r * w, (r + 1) * w), w, 1, d.colors)[0];
   app.board.setCell(i, v);
-  if (!app.board.updateClue("rows", r) || !app.board.updateClue("columns", c)) {
-    app.board.show(p);
-    app.board.paint(d.cells);
+  // during a stroke the grid must stay where it is: a clue that outgrows its margin is drawn past it for
+  // now, and laid out again when the stroke ends
+  const stroke = app.board.dragging;
+  const fits = [app.board.updateClue("rows", r, stroke), app.board.updateClue("columns", c, stroke)].every(Boolean);
+  if (!fits) {
+    if (stroke) d.relayout = true;
+    else {
+      app.board.show(p);
+      app.board.paint(d.cells);
+    }
   }
   edited();
 }
@@ -178,6 +238,7 @@ function resize(width, height) {
   for (let r = 0; r < Math.min(height, d.height); r++) {
     for (let c = 0; c < Math.min(width, d.width); c++) cells[r * width + c] = d.cells[r * d.width + c];
   }
+  remember();
   d.width = width;
   d.height = height;
   d.cells = cells;
@@ -190,6 +251,7 @@ function addColor(rgb) {
   if (d.colors.some((c) => c.rgb === rgb)) return app.message("that colour is in the palette already", true);
   const used = new Set(d.colors.map((c) => c.symbol));
   const symbol = [...SYMBOLS].find((s) => !used.has(s));
+  remember();
   d.colors = [...d.colors, { name: rgb.slice(1), rgb, symbol }];
   d.selected = d.colors.length - 1;
   publish();
@@ -203,16 +265,31 @@ export default {
     app = a;
     $("design-resize").addEventListener("click", () => resize(Number($("design-width").value), Number($("design-height").value)));
     $("design-clear").addEventListener("click", () => {
-      d.cells.fill(0);
+      remember();
+      d.cells = new Uint8Array(d.cells.length);
       publish();
       edited();
     });
     $("design-invert").addEventListener("click", () => {
       const target = d.selected || 1;
+      remember();
       d.cells = d.cells.map((v) => (v === 0 ? target : v === target ? 0 : v));
       publish();
       edited();
     });
+    $("design-undo").addEventListener("click", undo);
+    $("design-redo").addEventListener("click", redo);
+    $("design-unique").addEventListener("click", () => this.makeUnique());
+    for (const [id, key] of [["design-title", "title"], ["design-author", "author"]]) {
+      $(id).addEventListener("input", () => {
+        d[key] = $(id).value.trim();
+        app.puzzle.title = d.title;
+        if (d.author) app.puzzle.author = d.author;
+        else delete app.puzzle.author;
+        app.showTitle();
+        app.updateLink();
+      });
+    }
     $("design-use").addEventListener("click", () => {
       app.switchTo("solve");
       app.modes.solve.run();
@@ -226,11 +303,14 @@ export default {
     $("import-controls").hidden = !can;
     $("import-unavailable").hidden = can;
     $("import-unavailable").textContent = "Importing images needs nonocp's designer library (nonocp.design), which this server does not have yet.";
+    $("design-unique").hidden = !can;
   },
 
   reset() {
     d.started = false;
     d.marks = {};
+    d.undo = [];
+    d.redo = [];
     $("check-verdict").textContent = "";
     $("check-rating").textContent = "";
     $("check-state").textContent = "";
@@ -248,6 +328,7 @@ export default {
       const p = app.puzzle;
       d.started = true;
       d.title = (p && p.title) || "Design";
+      d.author = (p && p.author) || "";
       if (p) {
         let rows = p.goal || (app.solved && app.solved.result.solutions[app.solved.index]);
         if (!rows) {
@@ -266,10 +347,16 @@ export default {
         d.cells = rows ? cellsOfRows(rows, d.colors) : new Uint8Array(p.width * p.height);
       }
       d.selected = Math.min(Math.max(d.selected, 1), d.colors.length - 1);
+      $("design-title").value = d.title;
+      $("design-author").value = d.author;
+      showHistory();
       publish();
       edited();
       return;
     }
+    $("design-title").value = d.title;
+    $("design-author").value = d.author;
+    showHistory();
     app.board.show(app.puzzle);
     app.board.paint(d.cells);
     app.board.mark(d.marks);
@@ -284,22 +371,95 @@ export default {
 
   cellDown(i, event) {
     d.brush = event.button === 2 || d.selected === 0 ? 0 : d.cells[i] === d.selected ? 0 : d.selected;
+    d.strokeStart = snapshot();
+    d.strokeChanged = false;
+    if (d.cells[i] !== d.brush) d.strokeChanged = true;
     paintCell(i, d.brush);
   },
 
   cellEnter(i) {
+    if (d.cells[i] !== d.brush) d.strokeChanged = true;
     paintCell(i, d.brush);
+  },
+
+  pointerUp() {
+    this.endStroke();
+  },
+
+  cancel() {
+    this.endStroke();
+  },
+
+  endStroke() {
+    if (d.strokeStart && d.strokeChanged) {
+      d.undo.push(d.strokeStart);
+      if (d.undo.length > HISTORY) d.undo.shift();
+      d.redo = [];
+      showHistory();
+    }
+    d.strokeStart = null;
+    if (d.relayout) {
+      d.relayout = false;
+      app.board.show(app.puzzle);
+      app.board.paint(d.cells);
+      app.board.mark(d.marks);
+    }
+  },
+
+  key(e) {
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && (e.key === "z" || e.key === "Z")) {
+      e.preventDefault();
+      if (e.shiftKey) redo();
+      else undo();
+    } else if (ctrl && (e.key === "y" || e.key === "Y")) {
+      e.preventDefault();
+      redo();
+    }
+  },
+
+  // The designer library's fewest repainted cells for one solution: applied as one change (undo takes it
+  // back), the repainted cells ringed.
+  async makeUnique() {
+    const button = $("design-unique");
+    const seq = d.seq;
+    button.disabled = true;
+    $("check-state").textContent = "looking for the fewest cells to repaint…";
+    try {
+      const most = app.info ? app.info.limits.max_time_limit : 20;
+      const got = await api.post("design/unique", { puzzle: app.request(true), time_limit: Math.min(20, most) });
+      if (seq !== d.seq) return app.message("the drawing changed meanwhile: make unique again", true);
+      if (got.status === "already-unique") {
+        app.message("already unique: nothing to repaint");
+        return;
+      }
+      remember();
+      d.cells = cellsOfRows(got.goal, d.colors);
+      publish();
+      edited();
+      const w = d.width;
+      d.marks = { changed: got.changes.map(([r, c]) => r * w + c) };
+      app.board.mark(d.marks);
+      const where = got.changes.slice(0, 8).map(([r, c]) => `r${r + 1}c${c + 1}`).join(", ");
+      const more = got.changes.length > 8 ? ` and ${got.changes.length - 8} more` : "";
+      const unique = got.status === "unique" ? "unique now" : "not unique yet (time ran out)";
+      app.message(`${got.changes.length} cell${got.changes.length === 1 ? "" : "s"} repainted (ringed: ${where}${more}); ${unique}. Undo takes it back.`);
+      $("panel-design").dataset.repainted = String(got.changes.length);
+    } catch (e) {
+      $("check-state").textContent = "";
+      app.fail(e);
+    } finally {
+      button.disabled = false;
+    }
   },
 
   async importImage() {
     const file = $("image-file").files[0];
     if (!file) return app.message("choose an image first", true);
     try {
-      const data = await api.upload("design/import", file, {
-        name: file.name,
-        width: $("image-width").value,
-        colors: $("image-colors").value,
-      });
+      const params = { name: file.name, width: $("image-width").value, colors: $("image-colors").value };
+      if ($("image-threshold").value !== "") params.threshold = $("image-threshold").value;
+      const data = await api.upload("design/import", file, params);
       const puzzle = data.puzzle;
       this.adopt(puzzle);
       app.message(data.report || "");

@@ -1,6 +1,7 @@
 // Step: the step engine's deductions one at a time (POST /api/step, on nonocp's Stepper): next, back,
-// play, jump to a step; each step's technique, line and reason; the cells it changed ringed; undecided
-// cells drawn as discs cut into their candidate colours; a click on a row or column clue examines that
+// play, jump to a step; each step's technique, line and reason; the cells it changed ringed; the cells of
+// the guesses in force marked; undecided cells drawn as discs cut into their candidate colours (a small dot
+// in black and white); a click on a row or column clue examines that
 // line now; "all remaining cells" on demand. Stepping goes on past the first solution, through the
 // engine's guesses and backtracks, until every solution was reached.
 //
@@ -54,7 +55,9 @@ function show(highlight = null) {
   const changed = new Set();
   for (const s of shown) for (const [r, c] of s.changes) changed.add(r * w + c);
   const focus = shown.length ? shown[shown.length - 1] : null;
-  app.board.mark({ candidates: answer.masks, changed, line: lineOf(focus) });
+  // the cells of the guesses in force: what everything after them rests on
+  const guesses = (answer.state.frames || []).map((f) => f.cell[0] * w + f.cell[1]);
+  app.board.mark({ candidates: answer.masks, changed, line: lineOf(focus), guesses });
 
   info.replaceChildren();
   const head = document.createElement("div");
