@@ -4,6 +4,7 @@ the first solution of one SAT formula variant.
     git worktree add --detach /tmp/nonocp-before main      # the baseline (its C extension built or copied in)
     nice -n 10 python benchmarks/bench_hard.py --before /tmp/nonocp-before
     nice -n 10 python benchmarks/bench_hard.py --before /tmp/nonocp-before --runs 2 --only knotty -- -t 400
+    python benchmarks/bench_hard.py --before /tmp/nonocp-before --burners 2 -- -t 120   # a busy machine
     nice -n 10 python benchmarks/bench_hard.py --first kissat404 --only knotty --fixed logic --cap 150
     nice -n 10 python benchmarks/bench_hard.py --first kissat404 --only knotty --add cardinality
 
@@ -22,7 +23,8 @@ on when two cores are free) in a child process with the checkout's `src/` first 
 interpreter and the same driver measure both. Figures: wall seconds of the whole command and CPU seconds of
 it and its forked children (getrusage), the verdict, and which stage decided (`decided_by`). The checkouts
 alternate per puzzle and run; every solution printed is checked against the clues here. Arguments after `--`
-go to `nonocp solve` (e.g. a time limit).
+go to `nonocp solve` (e.g. a time limit). `--burners N` keeps N CPU-bound processes (`while 1: pass`) running
+beside the runs, as a busy machine does: budgets inside the engines must not depend on the wall clock.
 """
 
 from __future__ import annotations
@@ -227,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--after", default=AFTER, help="the checkout measured (default: this one)")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--only", default=",".join(HARD), help="comma-separated: knotty,faase,meow")
+    ap.add_argument("--burners", type=int, default=0, help="CPU-bound processes running beside the runs")
     args, extra = ap.parse_known_args(argv)
     if args.first:
         return first_solutions(args)
@@ -234,8 +237,18 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--before is needed (or --first)")
     extra = [x for x in extra if x != "--"]
     trees = {"before": args.before, "after": args.after}
-    print(f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; nonocp solve FILE -f json {' '.join(extra)}",
-          flush=True)
+    print(f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; nonocp solve FILE -f json {' '.join(extra)}; "
+          f"{args.burners} CPU-bound processes beside", flush=True)
+    burners = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(args.burners)]
+    try:
+        return compare(args, trees, extra)
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+
+
+def compare(args: argparse.Namespace, trees: dict[str, str], extra: list[str]) -> int:
     rows: dict[tuple[str, str], list[dict]] = {}
     for r in range(args.runs):
         for name in args.only.split(","):

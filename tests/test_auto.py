@@ -94,3 +94,43 @@ def test_survey_goal():
     puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-00006-Scardy Cat.txt")))[0]
     r = get_backend("auto").solve(puzzle, SolveOptions())
     assert r.status is Status.UNIQUE and r.solutions == (puzzle.meta.goal,)
+
+
+def test_the_native_search_has_a_budget_of_cpu_seconds_not_a_wall_clock_slice(monkeypatch):
+    """On a busy machine a wall-clock slice is a few CPU seconds: the native stage gets CPU seconds (and the
+    user's time limit, here none), so what it decides alone on a quiet machine it decides there too."""
+    import nonocp.engines.auto as auto_module
+    from nonocp.engines.contract import Budget
+    from nonocp.engines.native.backend import NativeBackend
+
+    seen = []
+    real = NativeBackend.solve
+    monkeypatch.setattr(NativeBackend, "solve", lambda self, p, o: seen.append(o) or real(self, p, o))
+    perms = Puzzle((B(1),) * 4, (B(1),) * 4)
+    r = get_backend("auto").solve(perms, SolveOptions(max_solutions=None))
+    assert r.exhausted and r.stats["phase"] == "native search"
+    (options,) = seen
+    assert options.budget == Budget(cpu_seconds=auto_module.NATIVE_CPU) and options.time_limit is None
+
+
+def test_a_spent_native_budget_hands_over_to_sat_with_the_count_exact(monkeypatch):
+    import nonocp.engines.auto as auto_module
+
+    monkeypatch.setattr(auto_module, "NATIVE_CPU", 0.0)
+    perms = Puzzle((B(1),) * 4, (B(1),) * 4)
+    r = get_backend("auto").solve(perms, SolveOptions(max_solutions=None, workers=1))
+    assert r.exhausted and len(set(r.solutions)) == 24 and r.stats["phase"] == "sat"
+    assert r.stats["native_first"].startswith("undecided after its budget of 0 CPU s")
+
+
+def test_auto_speaks_to_the_other_engines_through_the_contract_only():
+    """auto.py imports no engine's module: the registry and the contract (and the engines' shared plumbing)."""
+    import ast
+
+    import nonocp.engines.auto as auto_module
+
+    tree = ast.parse(open(auto_module.__file__, encoding="utf-8").read())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    engines = {m for m in imported if m.startswith("nonocp.engines")}
+    assert engines <= {"nonocp.engines", "nonocp.engines.contract", "nonocp.engines.forked"}, engines

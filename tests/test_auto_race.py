@@ -39,7 +39,7 @@ def _kissat_or_skip():
 
 @pytest.fixture
 def no_delay(monkeypatch):
-    """Kissat joins at once (it waits RACE_DELAY seconds by default, longer than these puzzles take)."""
+    """Kissat joins at once (it waits RACE_DELAY CPU seconds by default, longer than these puzzles take)."""
     monkeypatch.setattr(auto_module, "RACE_DELAY", 0.0)
 
 
@@ -70,15 +70,14 @@ def test_raced_counts_match_brute_force(data):
 def test_when_the_race_runs(monkeypatch):
     _kissat_or_skip()
     auto = get_backend("auto")
-    partner = auto._race_partner
+    partner = auto.race_partner
     monkeypatch.setattr(auto_module, "_free_cores", lambda: 2)
-    assert partner(SolveOptions()).solver_name == "kissat404"  # the default, with two cores
+    assert partner(SolveOptions()).label == "sat:kissat404"  # the default, with two cores
     assert partner(SolveOptions(workers=1)) is None  # `nonocp bench` gives each engine one core
     assert partner(SolveOptions(extra={"race": False})) is None
     assert partner(SolveOptions(extra={"race": True, "proof_dir": "p"})) is None  # one proof, one writer
-    assert partner(SolveOptions(time_limit=auto_module.RACE_DELAY)) is None  # the partner would never start
-    assert partner(SolveOptions(time_limit=auto_module.RACE_DELAY + 1)) is not None
-    kissat_first = get_backend("auto:kissat")._race_partner
+    assert partner(SolveOptions(time_limit=1)) is not None  # its delay is CPU time: the wall clock says nothing
+    kissat_first = get_backend("auto:kissat").race_partner
     assert kissat_first(SolveOptions(extra={"race": True})) is None  # the partner does not race itself
     monkeypatch.setattr(auto_module, "_free_cores", lambda: 1)
     assert partner(SolveOptions()) is None
@@ -89,13 +88,16 @@ def test_when_the_race_runs(monkeypatch):
 class _Fake:
     """A stand-in for a SatBackend in the race: sends its grids, then answers or never does."""
 
-    def __init__(self, name: str, grids: list[Grid], answer: str, delay: float = 0.0):
-        self.solver_name, self.grids, self.answer, self.delay = name, grids, answer, delay
+    def __init__(self, name: str, grids: list[Grid], answer: str, delay: float = 0.0, busy: float = 0.0):
+        self.label, self.grids, self.answer, self.delay, self.busy = f"sat:{name}", grids, answer, delay, busy
 
     def search(self, puzzle, options, on_solution):
         from nonocp.core.result import SolveResult
 
         time.sleep(self.delay)
+        end = time.process_time() + self.busy
+        while time.process_time() < end:  # CPU work, as a solver does
+            pass
         for n, g in enumerate(self.grids, 1):
             on_solution(g, n)
         if self.answer == "never":
@@ -150,6 +152,19 @@ def test_a_member_waits_before_it_starts():
     assert r.status is Status.UNIQUE and r.solutions == (G1,) and r.stats["race_winner"] == "a"
 
 
+def test_a_member_waits_for_the_first_members_cpu_time_not_the_wall_clock():
+    """The partner joins once the first member has used its delay in CPU seconds: a first member that sleeps
+    (as on a machine whose cores other processes take) never lets it in, one that works does."""
+    late = auto_module._Member(_Fake("late", [G2], "never"), SolveOptions(), 0.3)
+    asleep = _member("a", [G1], "timeout", delay=1.5)  # 1.5 s of wall clock, no CPU
+    r = auto_module._race(ANY, [asleep, late], 3, None, None)
+    assert r.solutions == (G1,) and r.stats["race_found_by"] == ["a"]
+    late = auto_module._Member(_Fake("late", [G2], "never"), SolveOptions(), 0.3)
+    working = _member("a", [G1], "timeout", busy=1.5)  # 1.5 CPU seconds, then its answer
+    r = auto_module._race(ANY, [working, late], 3, None, None)
+    assert set(r.solutions) == {G1, G2} and r.stats["race_found_by"][r.solutions.index(G2)] == "late"
+
+
 def test_a_member_that_stops_itself_at_the_deadline_does_not_win():
     late = auto_module._Member(_Fake("b", [G2], "never", delay=0.1), SolveOptions(), 0.0)
     r = auto_module._race(ANY, [_member("a", [], "timeout", delay=1.0), late], 3, None, None)
@@ -168,13 +183,12 @@ def test_a_member_that_finds_enough_alone_answers_with_its_statistics():
 
 @pytest.mark.parametrize("native_first", [True, False])
 def test_the_partner_starts_with_the_sat_stage_after_the_native_slice_ran_out(monkeypatch, native_first):
-    """The native search's slice already sorts out the quick puzzles (what RACE_DELAY is for): after it runs out
+    """The native search's budget already sorts out the quick puzzles (what RACE_DELAY is for): after it runs out
     undecided the partner joins at once; straight after line logic it waits RACE_DELAY."""
     _kissat_or_skip()
     from nonocp.core.result import SolveResult
     from nonocp.engines.native.backend import NativeBackend
 
-    monkeypatch.setattr(auto_module, "_native_core_takes", lambda puzzle: True)
     monkeypatch.setattr(NativeBackend, "solve", lambda self, puzzle, options: SolveResult(
         status=Status.TIMEOUT, solutions=(), exhausted=False, backend="native", timed_out=True))
     seen = []

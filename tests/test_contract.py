@@ -149,6 +149,47 @@ def test_solution_callback(backend):
     assert seen == [(g, n) for n, g in enumerate(result.solutions, 1)]  # each one as found, in order
 
 
+def test_budget(backend):
+    """An engine that claims budgets stops when its CPU seconds or conflicts are spent, answering as at a time
+    limit (what it found, never a verdict it did not reach), and a budget that is not spent changes nothing."""
+    from nonocp.engines.contract import Budget
+
+    expected = set(brute_force(PERMUTATIONS_4))
+    for budget in (Budget(conflicts=0), Budget(cpu_seconds=0.0)):
+        result = backend.solve(PERMUTATIONS_4, SolveOptions(max_solutions=None, budget=budget))
+        assert set(result.solutions) <= expected
+        if backend.capabilities.budget:
+            assert not result.complete and not result.exhausted and result.status is not Status.UNIQUE, budget
+    result = backend.solve(PERMUTATIONS_4, SolveOptions(max_solutions=None, budget=Budget(cpu_seconds=600,
+                                                                                           conflicts=10**9)))
+    assert result.exhausted and same(result.solutions, expected)
+
+
+def test_narrowing(backend):
+    if not backend.capabilities.narrows:
+        with pytest.raises(NonocpError, match="no narrowing"):
+            backend.narrow(UNIQUE, SolveOptions())
+        return
+    for puzzle in TINY:
+        for fixed in (None, {(0, 0): 0b10}):
+            narrowed = backend.narrow(puzzle, SolveOptions(fixed=fixed))
+            want = [g for g in brute_force(puzzle)
+                    if all(m >> g.cells[r][c] & 1 for (r, c), m in (fixed or {}).items())]
+            if narrowed.contradiction:
+                assert want == [], (puzzle, fixed)
+                continue
+            # sound: every solution keeps each cell's colour; the fixed cells are restricted
+            for g in want:
+                assert all(narrowed.masks[r * puzzle.width + c] >> k & 1 for r, row in enumerate(g.cells)
+                           for c, k in enumerate(row))
+            for (r, c), m in (fixed or {}).items():
+                assert narrowed.masks[r * puzzle.width + c] & ~m == 0
+    # line logic alone decides the plus sign: each cell narrowed to the one colour of its solution
+    (plus,) = brute_force(UNIQUE)
+    narrowed = backend.narrow(UNIQUE, SolveOptions())
+    assert narrowed.masks == [1 << k for row in plus.cells for k in row]
+
+
 def test_size_bound(backend):
     bound = backend.capabilities.max_cells
     side = 12 if bound is None else bound // 10 + 1

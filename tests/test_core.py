@@ -366,14 +366,15 @@ def test_auto_native_first_decides_with_the_native_search():
 
 @needs_c
 @pytest.mark.parametrize("found", [0, 2])  # nothing yet; an enumeration cut short (`multiple`, not complete)
-def test_auto_native_first_hands_over_to_sat_when_its_slice_ends(monkeypatch, found):
+def test_auto_native_first_hands_over_to_sat_when_its_budget_is_spent(monkeypatch, found):
     pytest.importorskip("pysat")
     from nonocp.core.result import SolveResult, status_of
     from nonocp.engines import get_backend
     from oracle import brute_force
 
     def slice_ended(self, puzzle, options):
-        assert options.time_limit is not None and options.extra == {}  # a slice, with the native defaults
+        # a budget of work, the compiled core, otherwise the native defaults
+        assert options.budget is not None and options.extra == {"core": "c"}
         grids = tuple(brute_force(puzzle))[:found]
         return SolveResult(status=status_of(found, False, None, True), solutions=grids, exhausted=False,
                            backend="native", timed_out=True)

@@ -170,13 +170,13 @@ def _hanging_from_call(n: int, stuck):
     real = sat_module.solve_until
     calls = []
 
-    def solve_until(solver, name, deadline):
+    def solve_until(solver, name, deadline, cpu_end=None):
         calls.append(name)
         if len(calls) >= n:
             stuck()
             while True:
                 time.sleep(1)  # never returns (sleeping rather than spinning spares a CI core)
-        return real(solver, name, deadline)
+        return real(solver, name, deadline, cpu_end)
 
     return solve_until
 
@@ -387,3 +387,14 @@ def test_the_last_cadical_slice_is_cut_to_the_deadline(monkeypatch):
     assert sat_module.solve_until(solver, "cadical195", deadline=25.0) is None  # stopped, not answered
     # after 10 s, 15 s are left: 3,000 conflicts at 200/s (< the schedule's 4,000); after 20 s, 5 s: 1,500
     assert solver.budgets == [2_000, 3_000, 1_500]
+
+
+def test_a_cpu_limit_stops_the_cadical_slices_by_this_processs_cpu_time(monkeypatch):
+    """The symmetric round's slice is CPU time of the process doing it (sat.SYMMETRIC_CPU), never wall clock."""
+    import nonocp.engines.sat as sat_module
+
+    cpu = [0.0]
+    monkeypatch.setattr(sat_module.time, "process_time", lambda: cpu[0])
+    solver = _SlicedSolver(cpu, 10.0, answer_on=99)  # each slice: 10 s of CPU
+    assert sat_module.solve_until(solver, "cadical195", deadline=None, cpu_end=25.0) is None
+    assert len(solver.budgets) == 3 and solver.budgets == list(sat_module.SLICE_SCHEDULE[:3])  # no cut to fit

@@ -121,7 +121,7 @@ def test_sigterm_in_the_native_search_of_the_default_engine(permutations):
 def test_ctrl_c_after_the_native_search_handed_over_to_sat(permutations):
     """The default auto, its native slice shortened so the SAT stage starts at once: Ctrl-C in the SAT stage
     after the slice still ends the command (130) and the solver children with it."""
-    code = ("import nonocp.engines.auto as auto; auto.NATIVE_FIRST = 0.1\n"
+    code = ("import nonocp.engines.auto as auto; auto.NATIVE_CPU = 0.1\n"
             "from nonocp.cli.app import main\n"
             f"main(['solve', {permutations!r}, '--all', '-f', 'json'])\n")
     r, children = interrupt(["-c", code], searching_in_a_child, command=[sys.executable])

@@ -29,3 +29,8 @@ class InvalidPuzzleError(NonocpError):
 
 class BackendUnavailable(NonocpError):
     """The requested engine is unknown or its library is not installed."""
+
+
+class OutOfTime(Exception):  # noqa: N818 - what it says; not a NonocpError: it never reaches the user as one
+    """The one "time is up" of nonocp: raised inside an engine or an analysis when its deadline (a wall-clock
+    time limit) or its work budget passes, and turned by whoever set the limit into a `timeout` answer."""

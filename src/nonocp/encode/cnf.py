@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from nonocp.core.errors import OutOfTime
 from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Clue, Puzzle, line_clue
 from nonocp.core.text import ascii_line
@@ -198,9 +199,9 @@ def encode_puzzle(
             gc.enable()
 
 
-class EncodingTimeout(Exception):
-    """encode_puzzle's `deadline` (a time.monotonic() value) passed: building a big formula in Python takes
-    seconds, and a time limit must hold while it does."""
+# encode_puzzle's `deadline` (a time.monotonic() value) passed: building a big formula in Python takes
+# seconds, and a time limit must hold while it does
+EncodingTimeout = OutOfTime
 
 
 class _Sized(Exception):

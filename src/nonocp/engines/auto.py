@@ -1,133 +1,105 @@
-"""The hybrid engine `auto`: native line propagation first (probing too, with `extra={"probe": True}`),
-then the native CDCL search for a time slice, then SAT for what is still open.
+"""The hybrid engine `auto`: a short pipeline of stages, each an engine of the registry spoken to through the
+engine contract only (nonocp.engines.contract), never through its internals.
 
-1. `nonocp.engines.native.propagate_and_probe` narrows every cell to the colours line logic (and, when
-   asked, probing) allow (sound: only impossible colours are removed). A contradiction proves there is no
-   solution; a fully decided grid is the only candidate, checked against the clues.
-2. Otherwise, on puzzles the native engine's compiled core takes, its CDCL search continues from the
-   narrowed cells for up to NATIVE_FIRST seconds in this process (`native_first`, see NATIVE_FIRST_DEFAULT).
-   Its answer is the answer; when its slice ends undecided, step 3 starts afresh.
-3. The sat engine solves the puzzle with every narrowed cell passed as `SolveOptions.fixed`:
-   decided cells become constants, lines whose cells are all decided drop out of the CNF, and the
-   blocking-clause loop counts solutions as usual (exhaustive: the cells fixed by step 1 hold in every
-   solution, so the count is the puzzle's count).
+    line logic     native.narrow(): line propagation (and probing, `-O probe=true`) from the caller's cells.
+        |          A contradiction proves there is no solution; a fully decided grid is the only candidate.
+    native search  native.solve() from the narrowed cells, on puzzles its compiled core takes (run clues, up
+        |          to 127 cells a side), with a Budget of NATIVE_CPU CPU seconds: its answer is the answer.
+    SAT            sat.solve() with the narrowed cells fixed (decided cells become constants, decided lines
+        |          drop out of the CNF; the count stays exact: those cells hold in every solution). With two
+        |          cores, a race: sat.search() in a child, and Kissat on the whole puzzle in a second child
+        |          once the first has used RACE_DELAY CPU seconds; the first answer wins, the solutions of
+        |          both count together.
+    fallback       when the SAT stage would not fit the memory budget: native.solve() to the end.
 
-Why: propagation solves line-solvable puzzles in milliseconds, where building a CNF in Python costs
-more than solving it; the native search decides most of the rest faster than the SAT stage; SAT search
-(and the race) finishes the hard ones. With `proof_dir` the sat engine solves the whole puzzle without
-steps 1 and 2: a DRAT proof must certify the puzzle itself, and it could not check what native deduced
-(nor would a native answer come with a certificate).
+Why: line logic decides line-solvable puzzles in milliseconds, where building a CNF costs more than solving
+it; the native search decides most of the rest faster than SAT; SAT (and the race) finishes the hardest.
+Each stage's limit is work, never the wall clock: on a busy machine a wall-clock slice is a few CPU seconds,
+and a puzzle the native search decides in 11 CPU seconds went to a SAT race that cannot decide it
+(benchmarks/results/auto.md, "A busy machine"). The user's time limit stays wall clock.
 
-The variant picks the SAT solver (`auto:glucose4`); `extra` options reach the sat engine unchanged.
-
-4. The race (`extra={"race": True}`, the default when two cores are free): step 3 runs in a forked child;
-   if it has not answered after RACE_DELAY seconds (at once when the native search's slice of step 2 ran out
-   first), a second child starts RACE_PARTNER (Kissat) on the whole puzzle. The first to answer wins and the
-   other is killed. Solutions found by either count together: two distinct grids, one from each member, prove
-   `multiple` before either has found two. Why: no one solver is fast everywhere on the survey set. CaDiCaL
-   after native propagation is fast on the pictures but finds no solution of Knotty, Faase or Meow in
-   minutes; Kissat on the whole formula finds them (then CaDiCaL, guided by that solution, finds the second at
-   once: sat.FOLLOW_UP_SOLVER) but is slower on the ordinary puzzles (benchmarks/results/auto.md). The race is
-   off with one core or `workers=1` (`nonocp bench` runs one engine per core), with `proof_dir` (the proof's
-   CNF must be the one that was refuted, and two members would write the same files), and when the variant is
-   the partner itself.
+With `proof_dir` the sat engine alone solves the whole puzzle: a DRAT proof must certify the puzzle itself,
+and it could not check what the native stages deduced. The variant names the SAT stage's solver
+(`auto:glucose4`); then the native search runs only when asked (`-O native_first=true`): the variant asks
+for that solver's search, which the native search would take over on most puzzles.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import mmap
 import os
+import struct
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from nonocp.core.errors import BackendUnavailable, NonocpError
-from nonocp.core.grid import Domains, Grid
+from nonocp.core.errors import BackendUnavailable, NonocpError, OutOfTime
+from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
-from nonocp.engines import memory
-from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
-from nonocp.engines.native.backend import NativeBackend
+from nonocp.engines import backend_class, get_backend, memory
+from nonocp.engines.contract import Backend, Budget, Capabilities, Option, Options, SolveOptions, Stat, Stats
 
-if TYPE_CHECKING:
-    from nonocp.engines.sat import SatBackend
+NATIVE = "native"  # the engine of the line-logic, native-search and fallback stages
+SAT = "sat"  # the SAT stage's engine (its solver: auto's variant)
+# The second member of the race: it solves the whole puzzle, not what line logic left open. The whole
+# formula, because Kissat's first solution is that fragile: with line logic's cells fixed it was slower on
+# Faase (benchmarks/results/auto.md, "Kissat in the hybrid").
+RACE_PARTNER = "kissat404"
+# CPU seconds the native search may use before SAT takes over. It decides the numbered survey puzzles and the
+# tournament samples several times faster than SAT (benchmarks/results/native-core.md, "Where the core
+# wins"), and the hardest three (Knotty, Faase, Meow) in 1-11 CPU seconds with its beliefs.
+NATIVE_CPU = 20.0
+# CPU seconds the race's first member (SAT on what line logic left) works alone before the partner joins.
+# Two solvers side by side slow each other down (shared cache and memory bandwidth), and the partner only
+# matters on puzzles that take CaDiCaL minutes (benchmarks/results/auto.md, "Why the partner waits"). After
+# the native search ran out of its budget the quick puzzles are sorted out already: the partner starts at once.
+RACE_DELAY = 15.0
+RACE_DELAY_AFTER_NATIVE = 0.0
+# Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
+# timeouts in all (benchmarks/results/auto.md, "Probing before SAT").
+DEFAULT_PROBE = False
+# The SAT stage first looks for a symmetric solution when the clues are symmetric (the sat engine's
+# `symmetric`): it decides Knotty in seconds where CaDiCaL and Kissat on the whole formula find nothing in a
+# minute (benchmarks/results/auto.md, "Symmetric first"). The race's partner stays on the whole puzzle.
+DEFAULT_SYMMETRIC = True
 
-NativeStats = NativeBackend.stats
 
+class _Declared:
+    """A class attribute built from other engines' declarations (through the registry) when first read: the
+    sat engine's module is imported only by the SAT stage, `nonocp backends` and an `--option`, never by a
+    puzzle that line logic decides (importing it costs more than that whole solve)."""
 
-class _FromSat:
-    """A class attribute built from the sat engine's declarations when first read.
-
-    Why not at import: importing the sat engine (its CNF encoders, its tables) costs more than deciding a
-    small puzzle by line logic, which is what most `nonocp solve` runs do; the SAT stage, `nonocp backends`
-    and any `--option` read these and import it then."""
-
-    def __init__(self, build: Callable[[Any], Any]) -> None:
+    def __init__(self, build: Callable[[], Any]) -> None:
         self.build = build
         self.value: Any = None
 
     def __get__(self, obj: object, owner: type) -> Any:
         if self.value is None:
-            from nonocp.engines.sat import SatBackend
-
-            self.value = self.build(SatBackend)
+            self.value = self.build()
         return self.value
 
-# Probing before SAT is off by default: on the survey set it won on some puzzles and lost on more, with more
-# timeouts in all (benchmarks/results/auto.md, "Probing before SAT"). `extra={"probe": True}` turns it on.
-DEFAULT_PROBE = False
-# The second member of the race (see 4. above): it solves the whole puzzle, not what native left open. The whole
-# formula, because Kissat's first solution is that fragile: with native's cells fixed it was slower on Faase
-# (benchmarks/results/auto.md, "Kissat in the hybrid").
-RACE_PARTNER = "kissat404"
-# Seconds before the partner joins the race. Why not at once: two solvers side by side slow each other down
-# (shared cache and memory bandwidth), and the partner only matters on puzzles that take CaDiCaL minutes.
-# With the partner started at once, puzzles CaDiCaL solves in seconds got slower (benchmarks/results/auto.md,
-# "Why the partner waits"). After this delay only puzzles that CaDiCaL has not answered by then pay for the
-# second core; every survey puzzle that it decides at all, it decides within that.
-RACE_DELAY = 15.0
-# ... except after the native search's slice (NATIVE_FIRST) ran out undecided: that slice already sorted out the
-# puzzles that are quick to decide, which is what the delay is for, so the partner starts with the SAT stage.
-# On the survey and tournament samples the slice decides every puzzle it takes, so only the hardest get here:
-# Knotty, Faase and Meow, where CaDiCaL finds nothing in minutes and the partner decides (benchmarks/results/
-# auto.md, "The hardest three").
-RACE_DELAY_AFTER_NATIVE = 0.0
-# On puzzles the native engine's compiled core takes (run clues, up to its line length), its CDCL search runs
-# after line logic for up to NATIVE_FIRST seconds, in this process; what it leaves undecided goes to the SAT
-# stage (and the race) as before. It decides the numbered survey puzzles and the tournament samples several
-# times faster than the SAT stage (benchmarks/results/native-core.md, "Where the core wins"). Not by default
-# (the option's None) when the variant names a SAT solver (`auto:kissat404`): that asks for that solver's
-# search, which the slice would take over on most puzzles. Never with `proof_dir` (SAT alone, see above).
-# `extra={"native_first": False}` is the SAT stage straight after line logic.
-NATIVE_FIRST_DEFAULT = True
-NATIVE_FIRST = 15.0
-# The SAT stage's first round looks for a symmetric solution when the clues are symmetric (sat.SYMMETRIC_SLICE,
-# core/symmetry.py): it decides Knotty (clues that turn by a quarter) in seconds, where neither CaDiCaL nor Kissat
-# on the whole formula finds a solution within a minute (benchmarks/results/auto.md, "Symmetric first"). The
-# race's partner stays on the whole puzzle, so a symmetric round that finds nothing costs only its slice.
-DEFAULT_SYMMETRIC = True
 
-
-class AutoBackend(Backend):
-    name = "auto"
-    variants = _FromSat(lambda sat: sat.variants)  # the SAT solver of step 3
-    # its own switches, and the sat engine's options (passed on to the SAT stage)
-    options = _FromSat(lambda sat: Options(
-        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before SAT"),
+def _options() -> Options:
+    own = Options(
+        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before the search"),
         Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
-        Option("native_first", bool, None, f"the native CDCL search for up to {NATIVE_FIRST:g} s before SAT, on "
+        Option("native_first", bool, None, f"the native search for up to {NATIVE_CPU:g} CPU s before SAT, on "
                "puzzles its compiled core takes (default: on, unless the variant names a SAT solver)"),
         Option("symmetric", bool, DEFAULT_SYMMETRIC, "when the clues are symmetric, the SAT stage first looks for "
-               "a solution the symmetries map onto itself (for a time slice)"),
-    ) | sat.options)
-    # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
-    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
-    stats = _FromSat(lambda sat: Stats(
+               "a solution the symmetries map onto itself (for a slice of CPU time)"),
+    )
+    return own | backend_class(SAT).options  # the SAT stage's own, passed on to it
+
+
+def _stats() -> Stats:
+    return Stats(
         Stat("phase", str, "native (decided by line logic alone), sat (after it, or alone for a proof), sat encoding "
-             "(the time ran out while the CNF was built) or native search (its CDCL search decided first, or the CNF "
+             "(the time ran out while the CNF was built) or native search (its search decided first, or the CNF "
              "would not fit the memory budget)"),
-        Stat("native_first", str, "why the native search handed over to SAT (its time slice ran out)"),
+        Stat("native_first", str, "why the native search handed over to SAT (its budget was spent)"),
         Stat("sat_skipped", str, "why the SAT stage did not run (the memory budget), in words"),
         Stat("open_cells_after_native", int, "cells line logic left open for SAT"),
         Stat("race", list, "the race's two members, in words"),
@@ -135,208 +107,205 @@ class AutoBackend(Backend):
         Stat("race_found_by", list, "per solution, the member that found it (when no member answered alone)"),
         Stat("decided_by", str, "the stage that reached the verdict: native line logic (and probing), native line "
              "logic + native CDCL, native + the SAT solver, or the race partner on the whole puzzle"),
-        include=(sat.stats, NativeStats.prefixed("native_")),
+        include=(backend_class(SAT).stats, backend_class(NATIVE).stats.prefixed("native_")),
         always=("phase",),
-    ))
+    )
+
+
+class AutoBackend(Backend):
+    name = "auto"
+    variants = _Declared(lambda: backend_class(SAT).variants)  # the SAT stage's solver
+    options = _Declared(_options)
+    # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
+    stats = _Declared(_stats)
 
     def __init__(self, variant: str = "") -> None:
         self.variant = variant  # "": the sat engine's default solver
-        self._sat: SatBackend | None = None
+        self._sat: Backend | None = None
         if variant:
             self.sat  # noqa: B018 - a named solver is checked now: an unknown one is a usage error up front
 
     @property
-    def sat(self) -> SatBackend:
-        """The SAT stage's engine, made on first use: making it imports pysat (to check the solver's name),
-        which a puzzle that line logic decides never needs."""
+    def sat(self) -> Backend:
+        """The SAT stage's engine, made on first use (making it imports pysat, which line logic never needs)."""
         if self._sat is None:
-            from nonocp.engines.sat import SatBackend
-
-            # "" is the sat engine's default solver, which it may swap for a leaner one when memory is short
-            self._sat = SatBackend(self.variant)
+            self._sat = get_backend(f"{SAT}:{self.variant}" if self.variant else SAT)
         return self._sat
 
     def available(self) -> bool:
-        # SatBackend.available's own test (pysat is installed), without making the SAT stage's engine
+        # the sat engine's own test (pysat is installed), without making the SAT stage's engine
         return importlib.util.find_spec("pysat") is not None if self._sat is None else self.sat.available()
 
     def version(self) -> str:
         return f"native line propagation and search, then {self.sat.version()}"
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        from nonocp.engines.native import Timeout, propagate_and_probe
-
         if options.extra:  # its own and the sat engine's, before any work
             self.options.check(options.extra, self.name)
         if options.extra.get("proof_dir"):  # a certificate of the puzzle itself: SAT alone (module docstring)
             alone = self.sat.solve(puzzle, options)
-            return dataclasses.replace(alone, backend=f"{self.name}:{self.sat.solver_name}",
-                                       stats={**alone.stats, "phase": "sat",
-                                              "decided_by": f"{self.sat.solver_name} alone, for the proof"})
-        start = time.monotonic()
-        deadline = options.deadline(start)
-        limit = 1 if options.max_solutions is not None and options.max_solutions < 1 else options.max_solutions
-        probe = self.options.get(options.extra, "probe", self.name) if options.extra else DEFAULT_PROBE
-        logic = "native line logic and probing" if probe else "native line logic"
-        try:
-            masks, contradiction, native_stats = propagate_and_probe(puzzle, deadline, fixed=options.fixed,
-                                                                     probe=probe)
-        except Timeout:
-            stats = {"phase": "native", "decided_by": logic}  # the stage that was running
-            return self._result(status_of(0, False, limit, True), (), False, start, stats, True)
-        stats = {f"native_{k}": v for k, v in native_stats.items()}
-        stats["decided_by"] = logic
-        if contradiction:
-            stats["phase"] = "native"
-            return self._result(status_of(0, True, limit), (), True, start, stats)
+            solver = _solver(alone.backend)
+            stats = {**alone.stats, "phase": "sat", "decided_by": f"{solver} alone, for the proof"}
+            return dataclasses.replace(alone, backend=f"{self.name}:{solver}", stats=stats)
+        run = _Run(self, puzzle, options)
+        for stage in (run.line_logic, run.native_search, run.sat_stage):
+            answer = stage()
+            if answer is not None:
+                return answer
+        raise AssertionError("the SAT stage always answers")
 
-        k = len(puzzle.palette)
-        domains = Domains(puzzle.width, puzzle.height, k, masks)
-        stats["open_cells_after_native"] = domains.unknown_count()
-        if domains.is_solved():
-            grid = domains.to_grid()
-            solutions = (grid,) if puzzle.is_solution(grid) else ()
-            stats["phase"] = "native"
-            return self._result(status_of(len(solutions), True, limit), solutions, True, start, stats)
+    def setting(self, options: SolveOptions, name: str) -> Any:
+        """One of auto's options (its default when not given: reading the schema imports the sat engine)."""
+        if not options.extra:
+            return {"probe": DEFAULT_PROBE, "symmetric": DEFAULT_SYMMETRIC}.get(name)
+        return self.options.get(options.extra, name, self.name)
 
-        full = (1 << k) - 1
-        w = puzzle.width
-        fixed = {divmod(i, w): m for i, m in enumerate(masks) if m != full}
-        delay = RACE_DELAY  # before the race's partner joins (see RACE_DELAY)
-        if self._native_first_wanted(options) and _native_core_takes(puzzle):
-            decided = self._native_first(puzzle, options, fixed, start, deadline, stats)
-            if decided is not None:
-                return decided
-            delay = RACE_DELAY_AFTER_NATIVE
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        sat_options = _with_extra(dataclasses.replace(options, fixed=fixed, time_limit=remaining),
-                                  {"symmetric": self.options.get(options.extra, "symmetric", self.name)})
-        # Memory: the SAT stage's formula is sized before it is written (its templates stay cached for the
-        # child that writes it). Too big for the budget even with the sat engine's leaner solver: native
-        # search finishes the puzzle instead (it needs memory in proportion to the puzzle). The race
-        # needs room for two formulas: each member gets half, or there is no race.
-        from nonocp.encode.cnf import EncodingTimeout
-
-        allowed = memory.available(options)
-        try:
-            solver, need = self.sat.plan(puzzle, sat_options, deadline=deadline)
-        except EncodingTimeout:
-            stats["phase"] = "sat encoding"
-            return self._result(status_of(0, False, limit, True), (), False, start, stats, True)
-        except memory.OverBudget as e:
-            stats["sat_skipped"] = str(e)
-            return self._native_rest(puzzle, options, fixed, start, deadline, stats)
-        # sizing took time: what is left of the limit now
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        sat_options = dataclasses.replace(sat_options, time_limit=remaining)
-        partner = self._race_partner(options, delay) if need <= allowed // 2 else None
-        if partner is None:
-            result = self.sat.solve(puzzle, sat_options)
-            stats["decided_by"] = f"native + {solver}"
-        else:
-            # The first member runs exactly as without the race (the same options, so the same search path);
-            # the partner's time limit starts when it does. The race kills both at the deadline anyway (the
-            # partner cannot stop itself), and every solution is sent back as it is found. A partner whose
-            # formula does not fit its half of the budget drops out of the race (OverBudget in its child).
-            half = {"memory": memory.resident() + allowed // 2}
-            late = None if remaining is None else max(0.0, remaining - delay)
-            members = [_Member(self.sat, _with_extra(sat_options, half), 0.0),
-                       # the caller's own `fixed` only: the whole puzzle
-                       _Member(partner, _with_extra(dataclasses.replace(options, time_limit=late),
-                                                    {**half, "symmetric": False}), delay)]
-            result = _race(puzzle, members, limit, deadline, options.progress, allowed // 2)
-            stats["race"] = [f"{solver} after native", f"{partner.solver_name} on the whole puzzle"]
-            winner = result.stats.get("race_winner")
-            stats["decided_by"] = (f"{partner.solver_name} on the whole puzzle" if winner == partner.solver_name
-                                   else f"native + {solver}" if winner is not None
-                                   else f"native + {solver} / {partner.solver_name} race")
-        stats.update(result.stats)
-        stats["phase"] = "sat"
-        used = result.backend.partition(":")[2] or solver
-        return dataclasses.replace(result, backend=f"{self.name}:{used}", seconds=time.monotonic() - start,
-                                   stats=stats)
-
-    def _native_first_wanted(self, options: SolveOptions) -> bool:
-        """The native search's slice before SAT? Asked for, or by default unless a SAT solver was named."""
-        # `self.options` imports the sat engine (see _FromSat): not read when no option was given
-        wanted = self.options.get(options.extra, "native_first", self.name) if options.extra else None
-        return (NATIVE_FIRST_DEFAULT and not self.variant) if wanted is None else wanted
-
-    def _native_first(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int],
-                      start: float, deadline: float | None, stats: dict[str, Any]) -> SolveResult | None:
-        """The native engine's search (CDCL on its compiled core) from the cells line logic fixed, for up to
-        NATIVE_FIRST seconds: its answer, or None when the slice ended first and time is left for SAT."""
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        slice_ = NATIVE_FIRST if remaining is None else min(NATIVE_FIRST, remaining)
-        result = _native_search(puzzle, options, fixed, slice_)
-        # short of what was asked (an `--all` enumeration cut by the slice is `multiple` but not complete)
-        if not result.complete and (remaining is None or remaining > slice_):
-            stats["native_first"] = f"undecided after {slice_:g} s"
-            return None
-        # after line logic (and probing, when asked)
-        return self._native_answer(result, start, stats, stats["decided_by"] + " + native CDCL")
-
-    def _native_rest(self, puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int], start: float,
-                     deadline: float | None, stats: dict[str, Any]) -> SolveResult:
-        """The puzzle finished by the native engine's search from the cells line logic fixed (when the SAT
-        stage would not fit the memory budget)."""
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        result = _native_search(puzzle, options, fixed, remaining)
-        return self._native_answer(result, start, stats, "native search (the SAT step would not fit the memory budget)")
-
-    def _native_answer(self, result: SolveResult, start: float, stats: dict[str, Any], decided_by: str) -> SolveResult:
-        """The native search's result as auto's answer, its counts in auto's stats (prefixed native_)."""
-        stats.update({f"native_{k}": v for k, v in result.stats.items()})
-        stats["phase"] = "native search"
-        stats["decided_by"] = decided_by
-        return dataclasses.replace(result, backend=f"{self.name}:native", seconds=time.monotonic() - start,
-                                   stats=stats)
-
-    def _race_partner(self, options: SolveOptions, delay: float = RACE_DELAY) -> SatBackend | None:
-        """The race's second member, or None when this solve does not race (see 4. in the module docstring);
-        `delay`: the seconds it would wait before it starts."""
-        wanted = self.options.get(options.extra, "race", self.name)
+    def race_partner(self, options: SolveOptions) -> Backend | None:
+        """The race's second member, or None when this solve does not race: asked not to, one core or
+        `workers=1` (`nonocp bench` runs one engine per core), no fork, a proof (its CNF must be the one
+        refuted, and two members would write the same files), or the variant is the partner itself."""
+        wanted = self.setting(options, "race")
         if wanted is None:  # the default: race when a second core is there for it, unless told one worker
             wanted = (options.workers is None and _free_cores() >= 2) or (options.workers or 0) >= 2
         from nonocp.engines.forked import fork_available
-        from nonocp.engines.sat import SatBackend
 
         if not wanted or not fork_available() or options.extra.get("proof_dir"):
             return None
-        if options.time_limit is not None and options.time_limit <= delay:
-            return None  # the partner would never start
-        if self.sat.solver_name == RACE_PARTNER:
+        if _solver(self.sat.label) == RACE_PARTNER:
             return None
         try:
-            return SatBackend(RACE_PARTNER)
+            return get_backend(f"{SAT}:{RACE_PARTNER}")
         except BackendUnavailable:  # a python-sat without Kissat: the race needs it
             return None
 
-    def _result(self, status, solutions, exhausted, start, stats, timed_out: bool = False) -> SolveResult:
+
+class _Run:
+    """One solve going through the stages: what they share (the clock, the narrowed cells, the stats)."""
+
+    def __init__(self, auto: AutoBackend, puzzle: Puzzle, options: SolveOptions) -> None:
+        self.auto, self.puzzle, self.options = auto, puzzle, options
+        self.start = time.monotonic()
+        self.deadline = options.deadline(self.start)
+        limit = options.max_solutions
+        self.limit = 1 if limit is not None and limit < 1 else limit
+        self.fixed: dict[tuple[int, int], int] | None = options.fixed
+        self.stats: dict[str, Any] = {}
+        self.race_delay = RACE_DELAY
+
+    def remaining(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def answer(self, status: Status, solutions: tuple[Grid, ...], exhausted: bool, phase: str,
+               timed_out: bool = False) -> SolveResult:
         # decided before the SAT stage: no SAT solver took part, so it is `auto` (or the variant asked for)
-        return SolveResult(
-            status=status,
-            solutions=tuple(solutions),
-            exhausted=exhausted,
-            backend=self.label if self._sat is None else f"{self.name}:{self._sat.solver_name}",
-            seconds=time.monotonic() - start,
-            stats=stats,
-            timed_out=timed_out,
-        )
+        self.stats["phase"] = phase
+        return SolveResult(status=status, solutions=solutions, exhausted=exhausted, backend=self.auto.label,
+                           seconds=time.monotonic() - self.start, stats=self.stats, timed_out=timed_out)
+
+    def line_logic(self) -> SolveResult | None:
+        probe = self.auto.setting(self.options, "probe")
+        self.stats["decided_by"] = "native line logic and probing" if probe else "native line logic"
+        narrow_options = SolveOptions(time_limit=self.options.time_limit, fixed=self.fixed, extra={"probe": probe})
+        try:
+            narrowed = get_backend(NATIVE).narrow(self.puzzle, narrow_options)
+        except OutOfTime:
+            return self.answer(status_of(0, False, self.limit, True), (), False, "native", timed_out=True)
+        self.stats.update({f"native_{k}": v for k, v in narrowed.stats.items()})
+        if narrowed.contradiction:
+            return self.answer(status_of(0, True, self.limit), (), True, "native")
+        full = (1 << len(self.puzzle.palette)) - 1
+        self.fixed = {divmod(i, self.puzzle.width): m for i, m in enumerate(narrowed.masks) if m != full}
+        open_cells = sum(1 for m in narrowed.masks if m & (m - 1))
+        self.stats["open_cells_after_native"] = open_cells
+        if open_cells == 0:  # the one candidate: every cell decided (each line checked by the exact line solver)
+            grid = Grid.from_rows([[m.bit_length() - 1 for m in narrowed.masks[r * self.puzzle.width:
+                                                                                (r + 1) * self.puzzle.width]]
+                                   for r in range(self.puzzle.height)])
+            solutions = (grid,) if self.puzzle.is_solution(grid) else ()
+            return self.answer(status_of(len(solutions), True, self.limit), solutions, True, "native")
+        return None
+
+    def native_search(self) -> SolveResult | None:
+        wanted = self.auto.setting(self.options, "native_first")
+        if not (not self.auto.variant if wanted is None else wanted):
+            return None
+        budget = Budget(cpu_seconds=NATIVE_CPU)
+        try:  # the compiled core only: the reference core's search is slower than the SAT stage
+            result = self.native(budget, extra={"core": "c"})
+        except BackendUnavailable:  # count clues, a grid too big for it, or no compiled core here
+            return None
+        if not result.complete and (self.deadline is None or time.monotonic() < self.deadline):
+            self.stats["native_first"] = (f"undecided after its budget of {NATIVE_CPU:g} CPU s "
+                                          f"({result.stats.get('conflicts', 0)} conflicts)")
+            self.race_delay = RACE_DELAY_AFTER_NATIVE
+            return None
+        return self.native_answer(result, self.stats["decided_by"] + " + native CDCL")
+
+    def native(self, budget: Budget | None = None, extra: dict[str, Any] | None = None) -> SolveResult:
+        """The native engine from the narrowed cells, with its own defaults (auto's options are not its)."""
+        options = dataclasses.replace(self.options, fixed=self.fixed, time_limit=self.remaining(), budget=budget,
+                                      extra=extra or {})
+        return get_backend(NATIVE).solve(self.puzzle, options)
+
+    def native_answer(self, result: SolveResult, decided_by: str) -> SolveResult:
+        """The native search's result as auto's answer, its counts in auto's stats (prefixed native_)."""
+        self.stats.update({f"native_{k}": v for k, v in result.stats.items()})
+        self.stats["phase"] = "native search"
+        self.stats["decided_by"] = decided_by
+        return dataclasses.replace(result, backend=f"{self.auto.name}:native", seconds=time.monotonic() - self.start,
+                                   stats=self.stats)
+
+    def sat_stage(self) -> SolveResult:
+        sat, auto = self.auto.sat, self.auto
+        symmetric = auto.setting(self.options, "symmetric")
+        options = dataclasses.replace(self.options, fixed=self.fixed, time_limit=self.remaining(),
+                                      extra={**self.options.extra, "symmetric": symmetric})
+        # Memory: the formula is sized before it is written. Too big for the budget even with the sat engine's
+        # leaner solver: the native search finishes the puzzle (it needs memory in proportion to the puzzle).
+        # The race needs room for two formulas: each member gets half, or there is no race.
+        allowed = memory.available(self.options)
+        try:
+            need = sat.memory_need(self.puzzle, options) or 0
+        except OutOfTime:
+            return self.answer(status_of(0, False, self.limit, True), (), False, "sat encoding", timed_out=True)
+        except memory.OverBudget as e:
+            self.stats["sat_skipped"] = str(e)
+            return self.native_answer(self.native(), "native search (the SAT step would not fit the memory budget)")
+        options = dataclasses.replace(options, time_limit=self.remaining())  # sizing took time
+        partner = auto.race_partner(self.options) if need <= allowed // 2 else None
+        if partner is None:
+            result = sat.solve(self.puzzle, options)
+            self.stats["decided_by"] = f"native + {_solver(result.backend)}"
+        else:
+            result = self.race(sat, partner, options, allowed // 2)
+        self.stats.update(result.stats)
+        self.stats["phase"] = "sat"
+        return dataclasses.replace(result, backend=f"{auto.name}:{_solver(result.backend)}",
+                                   seconds=time.monotonic() - self.start, stats=self.stats)
+
+    def race(self, sat: Backend, partner: Backend, options: SolveOptions, cap: int) -> SolveResult:
+        """The first member runs exactly as without the race (the same options, so the same search path);
+        the partner solves the whole puzzle (the caller's own `fixed` only). Every solution is sent back as it
+        is found; the race kills both at the deadline (the partner cannot stop itself). A partner whose
+        formula does not fit its half of the memory budget drops out (OverBudget in its child)."""
+        half = {"memory": memory.resident() + cap}
+        first, second = _solver(sat.label), _solver(partner.label)
+        members = [_Member(sat, _with_extra(options, half), 0.0),
+                   _Member(partner, _with_extra(dataclasses.replace(self.options, time_limit=self.remaining()),
+                                                {**half, "symmetric": False}), self.race_delay)]
+        result = _race(self.puzzle, members, self.limit, self.deadline, self.options.progress, cap)
+        self.stats["race"] = [f"{first} after native", f"{second} on the whole puzzle"]
+        winner = result.stats.get("race_winner")
+        self.stats["decided_by"] = (f"{second} on the whole puzzle" if winner == second
+                                    else f"native + {first}" if winner is not None
+                                    else f"native + {first} / {second} race")
+        return result
 
 
-def _native_search(puzzle: Puzzle, options: SolveOptions, fixed: dict[tuple[int, int], int],
-                   time_limit: float | None) -> SolveResult:
-    """The native engine from the cells line logic fixed, with its own defaults: auto's `probe` and the sat
-    engine's options are not the native engine's."""
-    return NativeBackend().solve(puzzle, dataclasses.replace(options, fixed=fixed, time_limit=time_limit, extra={}))
-
-
-def _native_core_takes(puzzle: Puzzle) -> bool:
-    """Does the native engine's compiled core take this puzzle (built here, run clues, not too big)?"""
-    from nonocp.engines.native import core
-
-    return not puzzle.has_counts and core.fits(puzzle.height, puzzle.width, len(puzzle.palette))
+def _solver(label: str) -> str:
+    """The solver in a sat engine's label: `sat:cadical195` -> `cadical195`."""
+    return label.partition(":")[2] or label
 
 
 def _with_extra(options: SolveOptions, extra: dict[str, Any]) -> SolveOptions:
@@ -351,10 +320,10 @@ def _free_cores() -> int:
 
 
 class _Member(NamedTuple):
-    """One member of the race: an engine (with `search` and `solver_name`, as SatBackend), its options, and
-    how many seconds it waits before it starts."""
+    """One member of the race: an engine whose `search` reports each solution (capabilities.on_solution), its
+    options, and the CPU seconds the first member uses before this one starts."""
 
-    backend: Any
+    backend: Backend
     options: SolveOptions
     start_after: float
 
@@ -372,12 +341,12 @@ def _race(
     `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
     At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
     timeout with the solutions found by then."""
-    from nonocp.engines.forked import race_in_children
-    from nonocp.engines.sat import HARD_STOP_GRACE
+    from nonocp.engines.forked import HARD_STOP_GRACE, race_in_children
 
     start = time.monotonic()
     kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
     found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first
+    first_pid = _SharedPid()
 
     def on_message(member: int, grid: Grid) -> bool:
         if grid not in found:
@@ -388,15 +357,19 @@ def _race(
         # all is about to answer by itself, with its statistics (conflicts, encoding sizes) in the result.
         return limit is not None and len(found) >= limit and len(set(found.values())) > 1
 
-    def member_search(member: _Member):
+    def member_search(i: int, member: _Member):
         def search(send):
-            time.sleep(member.start_after)  # in the child: asleep, it takes no core
+            if i == 0:
+                first_pid.set(os.getpid())
+            elif member.start_after > 0:  # in the child, asleep, it takes no core
+                _wait_for_cpu(first_pid, member.start_after)
             return member.backend.search(puzzle, member.options, on_solution=lambda grid, n: send(grid))
 
         return search
 
-    winner, result = race_in_children([member_search(m) for m in members], kill_at, on_message, memory_cap)
-    names = [m.backend.solver_name for m in members]
+    winner, result = race_in_children([member_search(i, m) for i, m in enumerate(members)], kill_at, on_message,
+                                      memory_cap)
+    names = [_solver(m.backend.label) for m in members]
     if winner is not None and result.status is Status.TIMEOUT:
         winner = None  # a member that stopped itself at the deadline: the answer is what all found by then
     if winner is not None:
@@ -416,8 +389,52 @@ def _race(
         status=status_of(len(solutions), False, limit, timed_out),
         solutions=solutions,
         exhausted=False,
-        backend=f"sat:{names[0]}",
+        backend=members[0].backend.label,
         seconds=time.monotonic() - start,
         stats=stats,
         timed_out=ended_by_time(len(solutions), False, limit, timed_out),
     )
+
+
+class _SharedPid:
+    """The first member's process id, written by its child into memory every member's child shares (an
+    anonymous mapping made before the fork), so that a later member can read how much CPU it has used."""
+
+    def __init__(self) -> None:
+        self.memory = mmap.mmap(-1, 8)
+
+    def set(self, pid: int) -> None:
+        self.memory[:8] = struct.pack("q", pid)
+
+    def get(self) -> int:
+        return struct.unpack("q", self.memory[:8])[0]
+
+
+POLL = 0.1  # seconds between a waiting member's looks at the first member's CPU time
+
+
+def _wait_for_cpu(first: _SharedPid, seconds: float) -> None:
+    """Until the first member's process has used `seconds` of CPU (or is gone). Where its CPU time cannot be
+    read (no /proc), the wait is `seconds` of wall clock."""
+    from nonocp.engines.forked import cpu_seconds_of
+
+    started = time.monotonic()
+    while True:
+        pid = first.get()
+        used = cpu_seconds_of(pid) if pid else 0.0
+        if used is None:
+            if not pid or time.monotonic() - started >= seconds or not _alive(pid):
+                return
+        elif used >= seconds:
+            return
+        time.sleep(POLL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -21,6 +21,8 @@ What `solve(puzzle, options)` must do, whatever the engine:
 - honour `options.time_limit` (answer `timeout` with the solutions found so far) and `options.fixed`
   (restrict those cells first) when its capabilities say so, and refuse clearly (BackendUnavailable, see
   `Backend.check_puzzle`) what they say it cannot take: colours, a puzzle above `max_cells`, fixed cells;
+- honour `options.budget` when `capabilities.budget` says so: stop when the work it may do is spent and answer
+  as at a time limit (what was found, not complete);
 - never print (core code never does); report progress through `options.progress` if at all.
 """
 
@@ -50,6 +52,7 @@ class SolveOptions:
     whose mask is 0 makes the puzzle unsolvable.
     `extra` carries engine-specific settings (the engine's `options`, and programmatic ones such as
     "proof_dir") without widening this type.
+    `budget`: how much work the search may do (a stage of a hybrid: see Budget), beside the time limit.
     """
 
     max_solutions: int | None = 2
@@ -59,12 +62,59 @@ class SolveOptions:
     progress: Callable[[dict[str, Any]], None] | None = None
     fixed: dict[tuple[int, int], int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    budget: Budget | None = None
 
     def deadline(self, start: float | None = None) -> float | None:
         """Absolute time.monotonic() by which the engine must answer."""
         if self.time_limit is None:
             return None
         return (time.monotonic() if start is None else start) + self.time_limit
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much work a search may do before it stops and hands over (a stage of the `auto` hybrid): CPU seconds
+    of the process that does the work, and/or the engine's own conflicts, whichever is spent first.
+
+    Never wall-clock seconds: on a busy machine a wall-clock slice is a few CPU seconds of work, so a puzzle
+    that a stage decides alone on a quiet machine would be handed to a stage that cannot decide it. A user's
+    time limit (`SolveOptions.time_limit`) stays wall clock, as users mean it."""
+
+    cpu_seconds: float | None = None
+    conflicts: int | None = None
+
+    def meter(self) -> BudgetMeter:
+        """Start counting now, in this process."""
+        return BudgetMeter(self)
+
+
+class BudgetMeter:
+    """A Budget being spent by this process: `spent(conflicts)` says whether it is used up."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.cpu_start = time.process_time()
+
+    def cpu_seconds(self) -> float:
+        return time.process_time() - self.cpu_start
+
+    def spent(self, conflicts: int = 0) -> bool:
+        b = self.budget
+        return ((b.conflicts is not None and conflicts >= b.conflicts)
+                or (b.cpu_seconds is not None and self.cpu_seconds() >= b.cpu_seconds))
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """What an engine's sound deductions alone (no search) leave of each cell (Backend.narrow).
+
+    `masks`: per cell, row-major, a bit mask of the colours still possible (bit k = palette index k), as
+    `nonocp.core.grid.Domains.masks`; every solution of the puzzle is inside them. `contradiction`: the
+    deductions proved there is no solution (the masks then mean nothing). `stats`: the engine's counters."""
+
+    masks: list[int]
+    contradiction: bool
+    stats: dict[str, Any] = field(default_factory=dict)
 
 
 # ---- capabilities ----------------------------------------------------------------------------------
@@ -79,11 +129,14 @@ class Capabilities:
     fixed: bool = True  # honours SolveOptions.fixed
     proofs: bool = False  # extra["proof_dir"]: a checkable certificate (CNF + DRAT) of every "no other solution"
     on_solution: bool = False  # search(puzzle, options, on_solution) in this process, each grid reported as found
+    budget: bool = False  # honours SolveOptions.budget (stops when its CPU seconds or conflicts are spent)
+    narrows: bool = False  # narrow(puzzle, options): the cells' colours after sound deductions, without search
     max_cells: int | None = None  # refuses bigger puzzles (BackendUnavailable); None: any size
 
     def as_dict(self) -> dict[str, Any]:
         return {"colours": self.colours, "enumerate": self.enumerate, "fixed": self.fixed, "proofs": self.proofs,
-                "on_solution": self.on_solution, "max_cells": self.max_cells}
+                "on_solution": self.on_solution, "budget": self.budget, "narrows": self.narrows,
+                "max_cells": self.max_cells}
 
 
 # ---- options -------------------------------------------------------------------------------------
@@ -281,6 +334,18 @@ class Backend(ABC):
         grid is found: for callers that run it in a child of their own (the auto engine's race). Only engines
         whose `capabilities.on_solution` is True have it."""
         raise NonocpError(f"{self.name}: no solution callback (capabilities.on_solution is False)")
+
+    def narrow(self, puzzle: Puzzle, options: SolveOptions) -> Narrowing:
+        """Each cell narrowed to the colours the engine's sound deductions allow (no search, no guess), from
+        `options.fixed`, within `options.time_limit` (OutOfTime past it). Only engines whose
+        `capabilities.narrows` is True have it: a hybrid's first stage (auto)."""
+        raise NonocpError(f"{self.name}: no narrowing (capabilities.narrows is False)")
+
+    def memory_need(self, puzzle: Puzzle, options: SolveOptions) -> int | None:
+        """The bytes `solve(puzzle, options)` would hold, estimated without solving (None: the engine does not
+        size its work); memory.OverBudget when it would not fit `options`' memory budget, OutOfTime when the
+        time limit passes while sizing. A hybrid reads it before it runs two engines side by side."""
+        return None
 
     def check_puzzle(self, puzzle: Puzzle, options: SolveOptions) -> None:
         """BackendUnavailable (one line) when `capabilities` say this engine does not take this puzzle with

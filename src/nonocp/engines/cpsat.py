@@ -47,7 +47,7 @@ from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
 from nonocp.engines import memory
 from nonocp.engines.contract import Backend, Capabilities, Option, Options, Stat, Stats
-from nonocp.engines.forked import call_in_child, isolated
+from nonocp.engines.forked import HARD_STOP_GRACE, call_in_child, isolated
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
@@ -66,9 +66,6 @@ DEFAULT_WORKERS = 1
 PROBING_LEVELS = ("light", "full")
 DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
-# The search runs in a forked child that is killed this long after the deadline if CP-SAT has not stopped
-# by itself (nonocp.engines.forked): the time limit becomes a hard one, whatever step CP-SAT is in.
-HARD_STOP_GRACE = 0.5
 
 
 def _cp_model():

@@ -39,8 +39,23 @@ from nonocp.core.errors import NonocpError
 from nonocp.engines.memory import ENV, OverBudget, gib, limit_this_process
 
 _HEADER = struct.Struct("!Q")  # the length of each pickled frame
+# How long after its deadline an engine's child is killed when it has not stopped itself (a CaDiCaL slice cut
+# to end at the deadline can overrun it; Kissat cannot be stopped at all): benchmarks/results/time-limits.md.
+HARD_STOP_GRACE = 0.5
 # Signals a caller may turn into KeyboardInterrupt (Ctrl-C; SIGTERM and SIGHUP in `solve`, `check`, `bench`)
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+def cpu_seconds_of(pid: int) -> float | None:
+    """The CPU seconds (user + system) process `pid` has used so far, from /proc; None where that cannot be
+    read (not Linux, or the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    # after the command's name: state is field 3, utime and stime are fields 14 and 15 (proc(5))
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def fork_available() -> bool:
@@ -283,4 +298,5 @@ def _describe(status: int) -> str:
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-__all__ = ["ChildCrashed", "ChildFailed", "call_in_child", "fork_available", "isolated", "race_in_children"]
+__all__ = ["HARD_STOP_GRACE", "ChildCrashed", "ChildFailed", "call_in_child", "cpu_seconds_of", "fork_available",
+           "isolated", "race_in_children"]

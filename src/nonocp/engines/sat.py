@@ -58,7 +58,7 @@ from nonocp.encode.cnf import (
 from nonocp.encode.counts_cnf import encode_counts
 from nonocp.engines import memory
 from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
-from nonocp.engines.forked import call_in_child, isolated
+from nonocp.engines.forked import HARD_STOP_GRACE, call_in_child, isolated
 
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical195"
@@ -82,10 +82,6 @@ BUDGET_ONLY = frozenset({"cadical103", "cadical153", "cadical195", "cadical300"}
 # Conflicts per slice for those, in order; the last repeats. A fixed schedule keeps runs reproducible.
 SLICE_SCHEDULE = (2_000, 4_000, 8_000, 16_000, 32_000, 50_000)
 UNSTOPPABLE = frozenset({"kissat404", "lingeling", "cryptosat"})
-# With a time limit the search runs in a forked child (nonocp.engines.forked), killed this long after the deadline
-# if the in-process stops above have not ended it (a CaDiCaL slice is cut to end at the deadline, at the
-# speed of the slice before it).
-HARD_STOP_GRACE = 0.5
 # The value a solver tries first on a cell variable it decides: "background" sets every cell's background
 # literal as its initial phase (pysat's set_phases; phase saving takes over after the first decisions),
 # "solver" leaves the solver's own default. Solvers without set_phases (Kissat in pysat) keep their own.
@@ -94,11 +90,12 @@ HARD_STOP_GRACE = 0.5
 PHASES = ("background", "solver")
 DEFAULT_PHASE = "solver"
 # `symmetric`: when the clues are symmetric (core/symmetry.py), the first round looks for a solution the
-# symmetries map onto itself (one colour per orbit of cells), for up to this many seconds; what it finds is
-# the first solution, and the search goes on over the whole formula from it (its phases, its blocking
-# clause). A symmetric formula can be hard to refute when no symmetric solution exists, hence the slice.
-# Knotty's quarter-turn formula gives CaDiCaL a first solution in 3-14 s, by clause order (benchmarks/results/auto.md).
-SYMMETRIC_SLICE = 30.0
+# symmetries map onto itself (one colour per orbit of cells), for up to this many CPU seconds of the process
+# doing it (not wall seconds: a busy machine must not cut the round short); what it finds is the first
+# solution, and the search goes on over the whole formula from it (its phases, its blocking clause). A
+# symmetric formula can be hard to refute when no symmetric solution exists, hence the slice. Knotty's
+# quarter-turn formula gives CaDiCaL a first solution in 3-14 s, by clause order (benchmarks/results/auto.md).
+SYMMETRIC_CPU = 30.0
 # Memory (nonocp.engines.memory): bytes a solver holds per clause of our formulas, from loading the CNF of
 # a 200x200 picture into each (benchmarks/results/memory.md, "Per clause"), and how much its learnt
 # clauses add during a search. An unnamed solver is cadical195; when that would not fit the budget
@@ -149,7 +146,7 @@ class SatBackend(Backend):
         Option("encoding", tuple(ENCODINGS), DEFAULT_ENCODING, "how each line's clue becomes clauses"),
         Option("phase", PHASES, DEFAULT_PHASE, "the value the solver tries first for a cell"),
         Option("symmetric", bool, False, "when the clues are symmetric, first look for a solution the "
-               f"symmetries map onto itself (for up to {SYMMETRIC_SLICE:g} s)"),
+               f"symmetries map onto itself (for up to {SYMMETRIC_CPU:g} CPU s)"),
     )
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
     stats = Stats(
@@ -187,8 +184,8 @@ class SatBackend(Backend):
 
     def __init__(self, variant: str = "") -> None:
         name = variant or DEFAULT_SOLVER
-        self.variant = name
         self.solver_name = canonical_solver_name(name) if self.available() else name
+        self.variant = self.solver_name  # the label names the solver by pysat's own name (`sat:g4` -> sat:glucose4)
         self.solver_chosen = bool(variant)  # named by the user: never swapped for a leaner one
 
     def plan(self, puzzle: Puzzle, options: SolveOptions, size: CnfSize | None = None,
@@ -218,6 +215,10 @@ class SatBackend(Backend):
         what = f"the CNF ({size.clauses / 1e6:.1f} million clauses) in {self.solver_name}"
         advice = "the auto engine narrows the puzzle by line logic first" if options.fixed is None else ""
         raise memory.refuse("sat", what, need(self.solver_name), allowed, options, advice)
+
+    def memory_need(self, puzzle: Puzzle, options: SolveOptions) -> int | None:
+        """The bytes of the solver `plan` picks (OverBudget when none fits; OutOfTime past the time limit)."""
+        return self.plan(puzzle, options, deadline=options.deadline())[1]
 
     def available(self) -> bool:
         return importlib.util.find_spec("pysat") is not None
@@ -389,7 +390,7 @@ class _Search:
         self.deadline = deadline
         self.on_solution = on_solution
         self.limit = _solutions_wanted(limit)
-        # the symmetric first round's restrictions, in order (SYMMETRIC_SLICE): (moves, clauses)
+        # the symmetric first round's restrictions, in order (SYMMETRIC_CPU): (moves, clauses)
         self.symmetric: list[tuple[tuple[str, ...], list[list[int]]]] | None = None
         self.solutions: list[Grid] = []
         self.blocking: list[list[int]] = []
@@ -454,7 +455,7 @@ class _Search:
             self.stats["blocking_clauses"] = len(self.blocking)
 
     def _symmetric_round(self) -> str:
-        """The formula with each of `symmetric`'s restrictions in turn, for up to SYMMETRIC_SLICE seconds in
+        """The formula with each of `symmetric`'s restrictions in turn, for up to SYMMETRIC_CPU CPU seconds in
         all, until one gives a solution: that is the first one. Runs on a solver that can be stopped
         (FOLLOW_UP_SOLVER in place of Kissat or Lingeling). Returns the solver of the rounds after it
         (FOLLOW_UP_SOLVER after a solution from a one-shot one)."""
@@ -463,13 +464,13 @@ class _Search:
         assert self.symmetric is not None
         name = FOLLOW_UP_SOLVER if self.solver_name in UNSTOPPABLE else self.solver_name
         t = time.monotonic()
-        end = t + SYMMETRIC_SLICE if self.deadline is None else min(self.deadline, t + SYMMETRIC_SLICE)
+        cpu_end = time.process_time() + SYMMETRIC_CPU
         answer: bool | None = False
         for moves, clauses in self.symmetric:
             solver = Solver(name=name, bootstrap_with=itertools.chain(self.cnf.clauses, clauses))
             try:
                 self._set_phases(solver)
-                answer = self._solve_once(solver, name, end)
+                answer = self._solve_once(solver, name, self.deadline, cpu_end)
                 if answer:
                     self.stats["symmetric_moves"] = list(moves)
                     self._record(solver)
@@ -516,12 +517,12 @@ class _Search:
     def _out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def _solve_once(self, solver: Any, name: str, deadline: float | None) -> bool | None:
-        """True / False, or None when stopped at `deadline`."""
+    def _solve_once(self, solver: Any, name: str, deadline: float | None, cpu_end: float | None = None) -> bool | None:
+        """True / False, or None when stopped at `deadline` (or at `cpu_end`, see solve_until)."""
         self.stats["solves"] += 1
         t = time.monotonic()
         try:
-            return solve_until(solver, name, deadline)
+            return solve_until(solver, name, deadline, cpu_end)
         finally:
             self.stats["solve_seconds"] += time.monotonic() - t
 
@@ -550,8 +551,9 @@ def pysat_cardinality(lits: list[int], bound: int, relation: str, top: int) -> t
     return cnf.clauses, max(top, cnf.nv)
 
 
-def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool | None:
-    """solver.solve(), stopped at `deadline` (a time.monotonic() value): True / False, or None if stopped.
+def solve_until(solver: Any, solver_name: str, deadline: float | None, cpu_end: float | None = None) -> bool | None:
+    """solver.solve(), stopped at `deadline` (a time.monotonic() value) or when this process's CPU time
+    (time.process_time()) reaches `cpu_end`: True / False, or None if stopped.
 
     pysat offers two ways to stop a solve, and solvers differ in which they support:
     - interrupt(): a timer thread calls it at the deadline (Glucose, MiniSat, Maple*, ...);
@@ -563,7 +565,7 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
       slices").
     Lingeling and Kissat support neither: they run to the end and the limit is checked between solves.
     """
-    if deadline is None or solver_name in UNSTOPPABLE:
+    if (deadline is None and cpu_end is None) or solver_name in UNSTOPPABLE:
         return bool(solver.solve())
     if solver_name in BUDGET_ONLY:
         # Every slice ends a solve call, and the next one starts over from the root, so the slice sizes steer
@@ -579,18 +581,40 @@ def solve_until(solver: Any, solver_name: str, deadline: float | None) -> bool |
             if answer is not None:
                 return bool(answer)
             now = time.monotonic()
-            if now >= deadline:
+            if (deadline is not None and now >= deadline) or (cpu_end is not None and time.process_time() >= cpu_end):
                 return None
-            rate = budget / max(now - t, 1e-3)
-            budget = max(500, min(next(schedule, SLICE_SCHEDULE[-1]), int(rate * (deadline - now))))
-    timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
-    timer.daemon = True
+            rate = budget / max(now - t, 1e-3)  # conflicts a second in the slice just run
+            budget = next(schedule, SLICE_SCHEDULE[-1])
+            if deadline is not None:
+                budget = max(500, min(budget, int(rate * (deadline - now))))
+    stop = threading.Event()
+
+    def interrupt_at_the_limit() -> None:  # a timer thread: the wall-clock deadline, or the CPU end polled
+        while not stop.wait(_until(deadline, cpu_end)):
+            if (deadline is not None and time.monotonic() >= deadline) or (
+                    cpu_end is not None and time.process_time() >= cpu_end):
+                solver.interrupt()
+                return
+
+    timer = threading.Thread(target=interrupt_at_the_limit, daemon=True)
     timer.start()
     try:
         answer = solver.solve_limited(expect_interrupt=True)
     finally:
-        timer.cancel()
+        stop.set()
+        timer.join()
     return None if answer is None else bool(answer)
+
+
+CPU_POLL = 0.1  # seconds between two looks at the process's CPU time while a CPU limit runs
+
+
+def _until(deadline: float | None, cpu_end: float | None) -> float:
+    """How long the timer thread of solve_until sleeps before it looks again."""
+    wait = CPU_POLL if cpu_end is not None else float("inf")
+    if deadline is not None:
+        wait = min(wait, max(0.0, deadline - time.monotonic()))
+    return wait
 
 
 def write_proof(

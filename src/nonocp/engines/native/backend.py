@@ -8,7 +8,17 @@ from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, ended_by_time, status_of
-from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.contract import (
+    Backend,
+    BudgetMeter,
+    Capabilities,
+    Narrowing,
+    Option,
+    Options,
+    SolveOptions,
+    Stat,
+    Stats,
+)
 from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.limits import Timeout
@@ -79,8 +89,10 @@ class NativeBackend(Backend):
         Option("minimize", bool, True, "shrink each learnt clause's line explanations"),
         Option("core", tuple(CORES), "auto", "the compiled core (c), the Python reference (python) or auto"),
     )
-    # no proofs; no solution callback (it answers in this process, with its own deadline checks)
-    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False)
+    # no proofs; no solution callback (it answers in this process, with its own deadline checks); budgets in
+    # CPU seconds of this process or conflicts (of the CDCL search; nodes of native:dfs do not count as any)
+    capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=False, on_solution=False,
+                                budget=True, narrows=True)
     stats = Stats(
         Stat("line_solves", int, "line solver calls (in C or Python)"),
         Stat("cache_hits", int, "line results taken from the Python core's cache instead"),
@@ -103,8 +115,17 @@ class NativeBackend(Backend):
     def available(self) -> bool:
         return True
 
+    def narrow(self, puzzle: Puzzle, options: SolveOptions) -> Narrowing:
+        """Line propagation from `options.fixed`, then root probing unless the `probe` option is false."""
+        from nonocp.engines.native import propagate_and_probe
+
+        probe = NativeBackend.options.get(options.extra, "probe", self.name)
+        masks, contradiction, stats = propagate_and_probe(puzzle, options.deadline(), fixed=options.fixed, probe=probe)
+        return Narrowing(masks, contradiction, stats)
+
     @staticmethod
-    def _cdcl_search(engine: Engine, limit: int | None, found: list[list[int]], options: SolveOptions) -> bool:
+    def _cdcl_search(engine: Engine, limit: int | None, found: list[list[int]], options: SolveOptions,
+                     budget: BudgetMeter | None = None) -> bool:
         """Root probing (unless `extra["probe"]` is False), then CDCL on the core's propagated state; True when
         the search is exhausted."""
         core = engine.core
@@ -124,7 +145,8 @@ class NativeBackend(Backend):
                 engine.stats.seconds["beliefs"] = time.monotonic() - t
                 return colours
         return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),
-                              get(options.extra, "guide", "native"), prefer=prefer, prefer_after=BELIEFS_AFTER)
+                              get(options.extra, "guide", "native"), prefer=prefer, prefer_after=BELIEFS_AFTER,
+                              budget=budget)
 
     def version(self) -> str:
         from nonocp.engines.native import core
@@ -148,6 +170,7 @@ class NativeBackend(Backend):
         phase = "propagate"
         t = start
         core = engine.core
+        budget = None if options.budget is None else options.budget.meter()
         try:
             root = engine.initial_state()
             engine.restrict(root, options.fixed)
@@ -163,9 +186,10 @@ class NativeBackend(Backend):
                 stats.seconds["propagate"] = time.monotonic() - t
                 phase, t = "search", time.monotonic()
                 if self.method == "dfs":
-                    exhausted = enumerate_solutions(engine, core.state(), limit, found, options.progress)
+                    exhausted = enumerate_solutions(engine, core.state(), limit, found, options.progress,
+                                                    spent=None if budget is None else budget.spent)
                 else:
-                    exhausted = self._cdcl_search(engine, limit, found, options)
+                    exhausted = self._cdcl_search(engine, limit, found, options, budget)
         except Timeout:
             timed_out = True
         stats.seconds[phase] = time.monotonic() - t

@@ -10,6 +10,9 @@ point and (with a progress callback) about twice a second; this loop decides wha
   driver asks it for each cell's most likely colour (belief.py, from the state the search started from) and
   the search's decisions keep those colours from then on (`cdcl_prefer`). Few puzzles get that far; on the
   big pictures that do, it turns minutes into seconds (benchmarks/results/native-core.md, "Belief phases").
+* Budget: with a `budget` (a contract BudgetMeter: CPU seconds of this process, or conflicts), the core hands
+  control back every BUDGET_POLL seconds too, and the search stops (Timeout, as at the deadline) once the
+  budget is spent: how the `auto` engine gives the search a slice a busy machine cannot shorten.
 * Counting solutions: each solution found is blocked by the clause "not all of this path's decisions"
   (the decisions and sound propagation determine that one solution, so it forbids exactly it) and the
   search goes on. A contradiction at decision level 0 proves that no solution is left: the count is
@@ -21,13 +24,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from nonocp.engines.contract import BudgetMeter
 from nonocp.engines.native.core import Core
+from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.reference_cdcl import PAUSE, RESTART, SOLUTION
 
 State = list[int]
 
 RESTART_UNIT = 64  # conflicts per Luby unit
 PROGRESS_EVERY = 0.5  # seconds between progress reports
+# Seconds between two looks at the budget: how often the search hands control back while a budget runs (the
+# budget itself is counted in CPU seconds or conflicts; this is only how often it is read).
+BUDGET_POLL = 0.1
 
 
 def luby(i: int) -> int:
@@ -53,13 +61,15 @@ def cdcl_enumerate(
     audit: Callable[..., None] | None = None,
     prefer: Callable[[list[int]], list[int]] | None = None,
     prefer_after: int = 0,
+    budget: BudgetMeter | None = None,
 ) -> bool:
     """Solutions of the core's current (propagated) state into `found` (as states), up to `limit`.
 
     Returns True when every solution below the start is in `found`. Raises Timeout at the core's deadline
     (`found` keeps what was found). `minimize` False keeps whole-line explanations; `guide` False ignores
     the last probe's branch scores for the first decisions; `audit` hears every explanation and learned
-    clause (tests); `prefer` maps the start's cell masks to preferred colours (see above)."""
+    clause (tests); `prefer` maps the start's cell masks to preferred colours (see above); `budget` stops the
+    search (Timeout) once it is spent."""
     start = core.masks() if prefer is not None else None
     core.cdcl_begin(minimize, guide, audit)
 
@@ -73,7 +83,11 @@ def cdcl_enumerate(
     restarts = 0
     restart_at = RESTART_UNIT * luby(0)
     pause = PROGRESS_EVERY if progress is not None else None
+    if budget is not None:
+        pause = BUDGET_POLL if pause is None else min(pause, BUDGET_POLL)
     while True:
+        if budget is not None and budget.spent(core.counters()["conflicts"]):
+            raise Timeout
         code = core.cdcl_search(restart_at, pause)
         if code == SOLUTION:
             found.append(core.cdcl_solution())
@@ -87,7 +101,8 @@ def cdcl_enumerate(
             restart_at = RESTART_UNIT * luby(restarts)
             maybe_prefer()
         elif code == PAUSE:
-            assert progress is not None
+            if progress is None:
+                continue  # a look at the budget only
             counters = core.counters()
             progress({"nodes": counters["decisions"], "depth": counters["max_level"],
                       "conflicts": counters["conflicts"], "solutions": len(found)})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from nonocp.core.errors import OutOfTime
 
-class Timeout(Exception):
-    """Raised inside the engine when the deadline passes; the backend turns it into status `timeout`."""
-
+# raised inside the engine when the deadline or the budget passes; the backend turns it into status `timeout`
+Timeout = OutOfTime
 
 __all__ = ["Timeout"]

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nonocp.engines.native.engine import Engine
+from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.trace import Backtrack, Contradiction, Guess, Residue, Solution
 
 State = list[int]
@@ -36,6 +37,7 @@ def enumerate_solutions(
     progress: Callable[[dict[str, Any]], None] | None = None,
     traced: int | None = None,
     residue: int = 0,
+    spent: Callable[[], bool] | None = None,
 ) -> bool:
     """Append solved states of `root` (already propagated to a fixpoint) to `found`, up to `limit`.
 
@@ -45,7 +47,8 @@ def enumerate_solutions(
     With `engine.observer` set, every step goes to it (trace.py) until `traced` solutions were reported
     (None: all); then the observer is detached and the search goes on untraced. `residue` > 0 (traced only):
     at a stalled node whose undecided cells have at most that many combinations of candidates, all of them
-    are tried at once (a Residue event) before any guess.
+    are tried at once (a Residue event) before any guess. `spent()` True stops the search (Timeout) at the next
+    node: a work budget (the contract's Budget) that is used up.
     """
     stats = engine.stats
     stack: list[tuple[State, int, Any]] = [(root, 0, None)]
@@ -53,6 +56,8 @@ def enumerate_solutions(
     tracer = _Tracer(engine, residue) if engine.observer is not None else None
     while stack:
         st, depth, how = stack.pop()
+        if spent is not None and spent():
+            raise Timeout
         if tracer is not None:
             st = tracer.enter(st, how, len(found), len(stack))
         stats.nodes += 1
