@@ -26,6 +26,8 @@ from oracle import brute_force  # noqa: E402
 from strategies import palette_of, puzzle_from_grid  # noqa: E402
 
 LIMITS = Limits(max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.3)
+FILE = {"content-type": "application/octet-stream"}  # how the page sends a file (/api/open, /api/design/import)
+JSON = {"content-type": "application/json"}
 
 
 def client_for(**settings) -> TestClient:
@@ -52,7 +54,7 @@ def test_count_clue_puzzles_are_not_offered_and_refused_when_opened(client):
     listed = {p["name"] for p in client.get("/api/puzzles").json()["puzzles"]}
     assert "counts-sunset.counts" not in listed and "heart.non" in listed
     data = (PUZZLES / "counts-sunset.counts").read_bytes()
-    message = error_of(client.post("/api/open?name=counts-sunset.counts", content=data), 422)
+    message = error_of(client.post("/api/open?name=counts-sunset.counts", content=data, headers=FILE), 422)
     assert "count-and-contiguity clues" in message
 
 
@@ -97,19 +99,19 @@ def test_unknown_puzzle_and_unknown_path_are_404_json(client):
 @pytest.mark.parametrize("name", ["heart.non", "fish.non", "gen-bundle.nonpack", "mushroom.non"])
 def test_open_reads_an_uploaded_file_like_the_cli(client, name):
     data = (PUZZLES / name).read_bytes()
-    answer = client.post(f"/api/open?name={name}", content=data).json()
+    answer = client.post(f"/api/open?name={name}", content=data, headers=FILE).json()
     assert answer["puzzles"] == client.get(f"/api/puzzles/{name}").json()["puzzles"]
     # without a name the content tells the format
-    assert client.post("/api/open", content=data).json()["puzzles"] == answer["puzzles"]
+    assert client.post("/api/open", content=data, headers=FILE).json()["puzzles"] == answer["puzzles"]
 
 
 def test_open_reads_a_binary_pbm_and_pasted_text_with_a_format(client):
     # P4: 8x2 bitmap, rows 0b11110000 and 0b00001111
     pbm = b"P4\n8 2\n" + bytes([0b11110000, 0b00001111])
-    puzzle = client.post("/api/open?name=bits.pbm", content=pbm).json()["puzzles"][0]
+    puzzle = client.post("/api/open?name=bits.pbm", content=pbm, headers=FILE).json()["puzzles"][0]
     assert puzzle["rows"] == [[[4, "1"]], [[4, "1"]]]
     assert puzzle["goal"] == ["11110000", "00001111"]
-    picture = client.post("/api/open?format=picture", content=b"#.#\n.#.\n").json()
+    picture = client.post("/api/open?format=picture", content=b"#.#\n.#.\n", headers=FILE).json()
     assert picture["format"] == "picture"
     assert picture["puzzles"][0]["columns"] == [[[1, "1"]], [[1, "1"]], [[1, "1"]]]
 
@@ -125,18 +127,19 @@ def test_open_reads_a_binary_pbm_and_pasted_text_with_a_format(client):
     ],
 )
 def test_open_refuses_malformed_text_with_a_message(client, body, words):
-    message = error_of(client.post("/api/open?name=bad.non", content=body), 400)
+    message = error_of(client.post("/api/open?name=bad.non", content=body, headers=FILE), 400)
     assert words in message
 
 
 def test_open_refuses_an_unknown_format_and_a_write_only_one(client):
-    assert "unknown format" in error_of(client.post("/api/open?format=nope", content=b"x"), 400)
-    assert "written but not read" in error_of(client.post("/api/open?format=cnf", content=b"x"), 400)
+    assert "unknown format" in error_of(client.post("/api/open?format=nope", content=b"x", headers=FILE), 400)
+    assert "written but not read" in error_of(client.post("/api/open?format=cnf", content=b"x", headers=FILE),
+                                              400)
 
 
 def test_a_10000_by_10000_puzzle_is_refused_before_it_is_built(client):
     text = "width 10000\nheight 10000\nrows\n" + "0\n" * 10000 + "columns\n" + "0\n" * 10000
-    message = error_of(client.post("/api/open?name=huge.non", content=text.encode()), 400)
+    message = error_of(client.post("/api/open?name=huge.non", content=text.encode(), headers=FILE), 400)
     assert "10000x10000" in message
     obj = {"rows": [[]] * 10000, "columns": [[]] * 10000}
     message = error_of(client.post("/api/solve", json={"puzzle": obj}), 422)
@@ -145,8 +148,8 @@ def test_a_10000_by_10000_puzzle_is_refused_before_it_is_built(client):
 
 def test_a_body_over_the_limit_is_refused(client):
     big = b"x" * (LIMITS.max_body + 1)
-    assert "at most" in error_of(client.post("/api/open", content=big), 413)
-    assert "at most" in error_of(client.post("/api/solve", content=big), 413)
+    assert "at most" in error_of(client.post("/api/open", content=big, headers=FILE), 413)
+    assert "at most" in error_of(client.post("/api/solve", content=big, headers=JSON), 413)
 
 
 # --- solving -----------------------------------------------------------------------------------------
@@ -439,7 +442,8 @@ def _designer_or_skip():
 def test_import_a_picture_gives_the_design_it_draws(client):
     _designer_or_skip()
     rows = ["0110", "1111", "0110", "0100", "1001", "0000"]
-    answer = client.post("/api/design/import?name=cat.png&width=4", content=_png_of(rows, 10)).json()
+    answer = client.post("/api/design/import?name=cat.png&width=4", content=_png_of(rows, 10),
+                         headers=FILE).json()
     assert answer["puzzle"]["goal"] == rows
     assert answer["puzzle"]["width"] == 4 and answer["puzzle"]["height"] == 6
     assert "4x6" in answer["report"]
@@ -447,8 +451,9 @@ def test_import_a_picture_gives_the_design_it_draws(client):
 
 def test_import_refuses_what_is_not_a_picture_and_sizes_over_the_limits(client):
     _designer_or_skip()
-    error_of(client.post("/api/design/import?name=x.png", content=b"not a picture at all"), 400)
+    error_of(client.post("/api/design/import?name=x.png", content=b"not a picture at all", headers=FILE), 400)
     assert "width" in error_of(client.post(f"/api/design/import?width={LIMITS.max_side + 1}",
-                                           content=_png_of(["01"], 4)), 422)
-    assert "width" in error_of(client.post("/api/design/import?width=abc", content=_png_of(["01"], 4)), 400)
-    assert "picture" in error_of(client.post("/api/design/import", content=b""), 400)
+                                           content=_png_of(["01"], 4), headers=FILE), 422)
+    assert "width" in error_of(client.post("/api/design/import?width=abc", content=_png_of(["01"], 4), headers=FILE),
+                               400)
+    assert "picture" in error_of(client.post("/api/design/import", content=b"", headers=FILE), 400)

@@ -102,7 +102,8 @@ def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running(tmp_path):
         assert get(url + "api/info")["version"]
         heart = (PUZZLES / "heart.non").read_text().replace('title "Heart"', 'title "Secret-Marker-42"')
         assert post(url + "api/solve", {"text": heart})["status"] == "unique"
-        upload = urllib.request.Request(url + "api/open?name=mine.non", heart.encode())
+        upload = urllib.request.Request(url + "api/open?name=mine.non", heart.encode(),
+                                        {"Content-Type": "application/octet-stream"})
         with urllib.request.urlopen(upload, timeout=30) as r:
             assert json.loads(r.read())["puzzles"][0]["title"] == "Secret-Marker-42"
         busy = threading.Thread(target=lambda: _ignore(post, url + "api/solve", {

@@ -1,8 +1,11 @@
 """The JSON API under /api/ (documented in docs/web.md, "The JSON API"; the page uses nothing else).
 
-Handlers parse and check the request in the server process (cheap, bounded by the body limit), hand
-anything that runs an engine to a worker process (nonocp.web.workers), and answer JSON. Errors are
-ApiError (codec.py) or the workers' refusals, turned into {"error": message} with a 4xx status by app.py.
+The server's event loop only moves bytes. A handler checks what the headers show (the size, before the
+body is read), refuses at once when the workers have no room, reads the body as bytes, and hands it to a
+worker process: the `read` lane parses it, checks and sizes its puzzle (nonocp.web.reading), the `solve`
+lane runs anything that needs an engine (nonocp.web.jobs), and each answers with the JSON bytes the
+handler sends on. Errors are ApiError (codec.py) or the workers' refusals, turned into {"error": message}
+with a 4xx status by app.py.
 """
 
 from __future__ import annotations
@@ -11,30 +14,30 @@ import asyncio
 import functools
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from nonocp.core.puzzle import Puzzle
 from nonocp.web import codec
 from nonocp.web.codec import ApiError
 from nonocp.web.config import Settings
 from nonocp.web.play import Solutions
 from nonocp.web.play import handle as play_handler
 from nonocp.web.puzzles import Catalogue
-from nonocp.web.workers import Outcome, Workers
+from nonocp.web.reading import EXPORTS
+from nonocp.web.workers import READ, SOLVE, Busy, Outcome, Workers
 
-EXPORTS = {  # format -> (media type, file extension)
-    "non": ("text/plain; charset=utf-8", ".non"),
-    "xml": ("application/xml", ".xml"),
-    "json": ("application/json", ".json"),
-    "svg": ("image/svg+xml", ".svg"),
-    "png": ("image/png", ".png"),
-}
+JSON = "application/json"
+FILE = "application/octet-stream"  # an uploaded file (/api/open, /api/design/import), sent as it is
 
 
 def ok(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def answer(data: bytes) -> Response:
+    """A JSON answer a worker built and encoded."""
+    return Response(data, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 class Api:
@@ -64,43 +67,59 @@ class Api:
 
     # --- reading requests -------------------------------------------------------------------------
 
-    async def body(self, request: Request, limit: int | None = None) -> bytes:
-        """The request body, refused (413) past `limit` bytes before it is all read."""
+    async def body(self, request: Request, limit: int | None = None, *lanes: str, file: bool = False) -> bytes:
+        """The request body as bytes, refused before it is read when its type is not JSON (`file`: not
+        application/octet-stream, a file sent as it is) (415), when it says it is over `limit` (413), or
+        when one of `lanes` has no room for it (429); refused past `limit` bytes while it is read.
+
+        Both types make a browser ask before another site's page may send them (a CORS preflight, which
+        this server never grants), where text/plain, form and multipart bodies would be sent unasked."""
+        wanted = FILE if file else JSON
+        given = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if given != wanted:
+            raise ApiError(415, f"send the body as {wanted}" + (f", not {given[:60]}" if given else ""))
         limit = self.limits.max_body if limit is None else limit
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise ApiError(413, f"the request body is {int(declared)} bytes; this server takes at most {limit}")
+        for lane in lanes:
+            if not self.workers.has_room(lane):
+                raise Busy("the server is busy; try again in a moment")
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ApiError(413, f"the request body is over {limit} bytes; this server takes at most {limit}")
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise ApiError(413, f"the request body is over {limit} bytes; this server takes at most {limit}")
+                chunks.append(chunk)
+        except ClientDisconnect:  # the client went away mid-body: nobody to answer
+            raise ApiError(499, "the client closed the request") from None
         return b"".join(chunks)
 
-    async def json_body(self, request: Request) -> dict[str, Any]:
-        return codec.parse_json(await self.body(request))
+    async def read(self, request: Request, kind: str = "", limit: int | None = None) -> dict[str, Any]:
+        """The request's JSON body read in a worker (nonocp.web.reading.request): `puzzle` (checked and
+        sized), `time_limit`, `channel`, `body` (the other fields) and what `kind` takes besides; `arrival`
+        orders it among the requests on its channel."""
+        arrival = self.workers.arrival()
+        data = await self.body(request, limit, READ, SOLVE)
+        return {**await self.job(request, "read", (kind, data, self.limits)), "arrival": arrival}
 
-    def puzzle_of(self, body: dict[str, Any]) -> Puzzle:
-        """The request's puzzle: `puzzle` (a JSON puzzle object) or `text` (a file's text, `format` optional)."""
-        if "puzzle" in body:
-            return codec.from_json(body["puzzle"], self.limits)
-        text = body.get("text")
-        if isinstance(text, str):
-            fmt = codec.text_field(body, "format", 40)
-            _, puzzles = codec.from_bytes(text.encode("utf-8"), None, fmt, self.limits)
-            if len(puzzles) > 1:
-                raise ApiError(400, f"the text holds {len(puzzles)} puzzles; send one")
-            return puzzles[0]
-        raise ApiError(400, "send the puzzle as 'puzzle' (a JSON puzzle object) or 'text' (a puzzle file's text)")
+    async def job(self, request: Request, name: str, args: tuple) -> Any:
+        """Run a job of the `read` lane (reading, validating, exporting: no engine) and return its value."""
+        limit = self.limits.read_time_limit
+        outcome = await self.run(request, name, args, limit, None, READ)
+        if not outcome.finished:
+            raise ApiError(503, f"the request could not be read within {limit:g} s")
+        return outcome.value
 
-    def time_limit(self, body: dict[str, Any]) -> float:
-        return codec.number(body, "time_limit", self.limits.default_time_limit, 0.01, self.limits.max_time_limit)
-
-    async def run(self, request: Request, job: str, args: tuple, time_limit: float, body: dict[str, Any]) -> Outcome:
-        """Run a job in a worker; if the client goes away first, the job is cancelled (its worker killed)."""
-        channel = codec.text_field(body, "channel", 100)
-        task = asyncio.ensure_future(self.workers.run(job, args, time_limit, channel))
+    async def run(self, request: Request, job: str, args: tuple, time_limit: float,
+                  channel: str | dict[str, Any] | None = None, lane: str = SOLVE) -> Outcome:
+        """Run a job in a worker; if the client goes away first, the job is cancelled (its worker killed).
+        `channel`: the request's channel, or a read request holding it (and its arrival)."""
+        arrival = None
+        if isinstance(channel, dict):
+            channel, arrival = channel.get("channel"), channel.get("arrival")
+        task = asyncio.ensure_future(self.workers.run(job, args, time_limit, channel, lane, arrival))
         gone = asyncio.ensure_future(_disconnected(request))
         try:
             await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -149,102 +168,52 @@ class Api:
     async def open(self, request: Request) -> Response:
         """The body is a puzzle file as it is on disk (any readable format); ?name= and ?format= help tell
         the format (else the content does)."""
-        data = await self.body(request)
+        data = await self.body(request, None, READ, file=True)
         name = request.query_params.get("name")
         fmt = request.query_params.get("format") or None
-        fmt_used, puzzles = codec.from_bytes(data, name[:200] if name else None, fmt, self.limits)
-        return ok({"format": fmt_used, "puzzles": [codec.to_json(p) for p in puzzles]})
+        return answer(await self.job(request, "open", (data, name[:200] if name else None, fmt, self.limits)))
 
     async def validate(self, request: Request) -> Response:
-        body = await self.json_body(request)
-        if "puzzle" not in body:
-            raise ApiError(400, "send the puzzle as 'puzzle' (a JSON puzzle object; clue lines may be text)")
-        problems, puzzle = codec.line_problems(body["puzzle"], self.limits)
-        mismatch = None if puzzle is None else puzzle.count_mismatch()
-        return ok({
-            "valid": puzzle is not None,
-            "problems": problems,
-            "mismatch": mismatch,
-            "puzzle": None if puzzle is None else codec.to_json(puzzle),
-        })
+        data = await self.body(request, None, READ)
+        return answer(await self.job(request, "validate", (data, self.limits)))
 
     async def solve(self, request: Request) -> Response:
-        body = await self.json_body(request)
-        puzzle = self.puzzle_of(body)
-        engine = codec.text_field(body, "engine", 40) or "auto"
-        from nonocp.engines import BACKENDS
-
-        if engine.partition(":")[0] not in BACKENDS:
-            raise ApiError(400, f"unknown engine {engine!r}; choose from {', '.join(BACKENDS)}")
-        wanted = int(codec.number(body, "max_solutions", 2, 1, self.limits.max_solutions))
-        limit = self.time_limit(body)
-        outcome = await self.run(request, "solve", (puzzle, engine, wanted, limit), limit, body)
+        req = await self.read(request, "solve")
+        engine, limit = req["engine"], req["time_limit"]
+        outcome = await self.run(request, "solve", (req["puzzle"], engine, req["max_solutions"], limit), limit, req)
         if not outcome.finished:
             return ok(_killed(engine, limit, outcome))
-        result = dict(outcome.value)
-        solutions = result["solutions"]
-        result["count"] = len(solutions)
-        result["differ"] = _differ(solutions)
-        result["message"] = _verdict_words(result, wanted, limit)
-        return ok(result)
+        return answer(outcome.value)
 
     async def backbone(self, request: Request) -> Response:
-        body = await self.json_body(request)
-        puzzle = self.puzzle_of(body)
-        limit = self.time_limit(body)
-        outcome = await self.run(request, "backbone", (puzzle, limit), limit, body)
+        req = await self.read(request, "backbone")
+        limit = req["time_limit"]
+        outcome = await self.run(request, "backbone", (req["puzzle"], limit), limit, req)
         if not outcome.finished:
             return ok({"status": "timeout", "exact": False, "killed": True,
                        "message": f"no backbone within {limit:g} s"})
-        return ok(outcome.value)
+        return answer(outcome.value)
 
     async def rate(self, request: Request) -> Response:
-        body = await self.json_body(request)
-        puzzle = self.puzzle_of(body)
-        limit = self.time_limit(body)
-        wanted = int(codec.number(body, "max_solutions", 2, 1, self.limits.max_solutions))
-        outcome = await self.run(request, "rate", (puzzle, limit, wanted), limit, body)
+        req = await self.read(request, "rate")
+        limit = req["time_limit"]
+        outcome = await self.run(request, "rate", (req["puzzle"], limit, req["max_solutions"]), limit, req)
         if not outcome.finished:
             return ok({"verdict": "UNKNOWN", "killed": True, "summary": f"no rating within {limit:g} s"})
-        return ok(outcome.value)
+        return answer(outcome.value)
 
     async def step(self, request: Request) -> Response:
         """The Step mode: the page keeps the stepper's state (JSON) and sends it with each action."""
-        from nonocp.web.jobs import MAX_STEPS_PER_REQUEST, STEP_ACTIONS
-
         if not features()["step"]:
             raise ApiError(404, "this server has no step engine (nonocp.analysis.stepper)")
         # the state holds every step taken so far: allow it more room than a puzzle
-        body = codec.parse_json(await self.body(request, 4 * self.limits.max_body))
-        puzzle = self.puzzle_of(body)
-        action = codec.text_field(body, "action", 20)
-        if action not in STEP_ACTIONS:
-            raise ApiError(400, f"'action' must be one of {', '.join(STEP_ACTIONS)}")
-        state = body.get("state")
-        if action == "start":
-            state = None
-        elif not isinstance(state, dict):
-            raise ApiError(400, "'state' must be the stepper state from the previous answer (or use action 'start')")
-        params: dict[str, Any] = {}
-        most = MAX_STEPS_PER_REQUEST
-        if action in ("next", "back"):
-            params["count"] = int(codec.number(body, "count", 1, 1, most))
-        elif action == "jump":
-            params["target"] = int(codec.number(body, "target", 0, 0, 10**7))
-        elif action == "remaining":
-            params["limit"] = int(codec.number(body, "limit", 1000, 1, 100_000))
-        elif action == "examine":
-            line = body.get("line")
-            size = {"row": puzzle.height, "column": puzzle.width}
-            if (not isinstance(line, list) or len(line) != 2 or line[0] not in size
-                    or not isinstance(line[1], int) or isinstance(line[1], bool) or not 0 <= line[1] < size[line[0]]):
-                raise ApiError(400, "'line' must be [\"row\" or \"column\", 0-based index] inside the grid")
-            params["line"] = ("row" if line[0] == "row" else "col", line[1])
-        limit = self.time_limit(body)
-        outcome = await self.run(request, "step", (puzzle, state, action, params, limit), limit, body)
+        req = await self.read(request, "step", 4 * self.limits.max_body)
+        limit = req["time_limit"]
+        args = (req["puzzle"], req["state"], req["action"], req["params"], limit)
+        outcome = await self.run(request, "step", args, limit, req)
         if not outcome.finished:
             raise ApiError(503, f"the step engine did not answer within {limit:g} s; try again, or step back")
-        return ok(outcome.value)
+        return answer(outcome.value)
 
     async def play(self, request: Request) -> Response:
         """The Play mode's Check and Hint on a person's grid (nonocp.web.play)."""
@@ -257,7 +226,7 @@ class Api:
         ?name=."""
         if not features()["import_image"]:
             raise ApiError(404, "this server has no designer library (nonocp.design) to import images")
-        data = await self.body(request, self.limits.max_image)
+        data = await self.body(request, self.limits.max_image, SOLVE, file=True)
         if not data:
             raise ApiError(400, "send the picture file as the request body")
         q = request.query_params
@@ -281,15 +250,12 @@ class Api:
         background = (q.get("background") or "auto")[:20]
         name = (q.get("name") or "picture")[:200]
         limit = lim.default_time_limit
-        body = {"channel": q.get("channel")}
-        outcome = await self.run(request, "import_image", (data, name, width, height, colors, background, threshold),
-                                 limit, body)
+        channel = (q.get("channel") or "")[:100] or None
+        args = (data, name, width, height, colors, background, threshold, lim)
+        outcome = await self.run(request, "import_image", args, limit, channel)
         if not outcome.finished:
             raise ApiError(503, f"the picture was not read within {limit:g} s")
-        value = outcome.value
-        puzzle = value["puzzle"]
-        codec.check_limits(puzzle["width"], puzzle["height"], len(puzzle["colors"]), lim)
-        return ok(value)
+        return answer(outcome.value)
 
     async def make_unique(self, request: Request) -> Response:
         """The body: {"puzzle": a puzzle whose goal is the drawing, "time_limit"?}; the answer: the changed
@@ -297,41 +263,21 @@ class Api:
         and `status` (unique, already-unique, or timeout with the last drawing tried)."""
         if not features()["import_image"]:
             raise ApiError(404, "this server has no designer library (nonocp.design)")
-        body = await self.json_body(request)
-        puzzle = self.puzzle_of(body)
-        if puzzle.meta.goal is None:
-            raise ApiError(400, "send the drawing as the puzzle's 'goal'")
-        limit = self.time_limit(body)
-        outcome = await self.run(request, "make_unique", (puzzle, limit), limit, body)
+        req = await self.read(request, "make_unique")
+        limit = req["time_limit"]
+        outcome = await self.run(request, "make_unique", (req["puzzle"], limit), limit, req)
         if not outcome.finished:
             raise ApiError(503, f"no unique drawing found within {limit:g} s")
-        return ok(outcome.value)
+        return answer(outcome.value)
 
     async def export(self, request: Request) -> Response:
         """The puzzle as a file: .non, XML, JSON (with the goal the puzzle carries), or an SVG/PNG picture
         (of `grid` when given: a solution; else the blank grid with its clues, to print)."""
-        body = await self.json_body(request)
-        puzzle = self.puzzle_of(body)
-        fmt = (codec.text_field(body, "format", 10) or "").lower()
-        if fmt not in EXPORTS:
-            raise ApiError(400, f"'format' must be one of {', '.join(EXPORTS)}")
-        grid = codec.grid_from_rows(body["grid"], puzzle) if body.get("grid") is not None else None
-        media, ext = EXPORTS[fmt]
-        data: str | bytes
-        if fmt in ("svg", "png"):
-            from nonocp.render import render_png, render_svg
-
-            data = (render_svg if fmt == "svg" else render_png)(puzzle, grid)
-        else:
-            from nonocp.formats import dumps
-
-            data = dumps(puzzle, fmt)
-        stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in (puzzle.title or "puzzle"))[:60] or "puzzle"
-        return Response(
-            data,
-            media_type=media,
-            headers={"Content-Disposition": f'attachment; filename="{stem}{ext}"', "Cache-Control": "no-store"},
-        )
+        data = await self.body(request, None, READ)
+        content, media, filename = await self.job(request, "export", (data, self.limits))
+        return Response(content, media_type=media,
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                                 "Cache-Control": "no-store"})
 
 
 @functools.cache
@@ -366,32 +312,3 @@ def _killed(engine: str, limit: float, outcome: Outcome) -> dict[str, Any]:
         "solutions": [], "count": 0, "differ": [], "killed": True,
         "message": f"timeout: no answer within {limit:g} s (the solver was stopped)",
     }
-
-
-def _differ(solutions: list[list[str]]) -> list[list[int]]:
-    """Cells (row, col) whose symbol is not the same in every solution found."""
-    if len(solutions) < 2:
-        return []
-    first = solutions[0]
-    return [
-        [r, c]
-        for r, row in enumerate(first)
-        for c, ch in enumerate(row)
-        if any(s[r][c] != ch for s in solutions[1:])
-    ]
-
-
-def _verdict_words(result: dict[str, Any], wanted: int, limit: float) -> str:
-    status, n = result["status"], len(result["solutions"])
-    if status == "unique":
-        return "unique: exactly one solution"
-    if status == "multiple":
-        if result["exhausted"]:
-            return f"multiple: exactly {n} solutions"
-        return f"multiple: at least {n} solutions" if n >= wanted else f"multiple: {n} or more solutions"
-    if status == "none":
-        return "none: no solution"
-    if status == "solved":
-        return "solved: a solution (uniqueness not checked)"
-    found = f" ({n} found so far)" if n else ""
-    return f"timeout: no answer within {limit:g} s{found}"

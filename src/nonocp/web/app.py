@@ -49,9 +49,21 @@ def error(status: int, message: str) -> JSONResponse:
                         headers={"Cache-Control": "no-store"})
 
 
-class HostCheck:
-    """Answers 400 to a Host header not in the allowed list (a loopback server must not be reachable
-    through another site's DNS name pointing at 127.0.0.1), and adds the security headers."""
+# What a browser says about who made a request (Fetch Metadata): only the page itself, or the person typing
+# an address, may use the API.
+ALLOWED_FETCH_SITES = {"same-origin", "none"}
+
+
+class Guard:
+    """Who may use the server, checked before anything else runs, error pages included:
+
+    - a Host header not in the allowed list is answered 400 (a loopback server must not be reachable through
+      another site's DNS name pointing at 127.0.0.1);
+    - an /api/ request from another origin is answered 403: a page on another site can make the browser send
+      requests here (a form, `fetch(..., {mode: "no-cors"})`; it cannot read the answer, but could keep the
+      workers busy), and the browser says so in `Sec-Fetch-Site` and `Origin`. A request without these
+      headers (a script, curl) is not a browser acting for another site and is served;
+    and it adds the security headers to every answer."""
 
     def __init__(self, app: ASGIApp, allowed: tuple[str, ...] | None) -> None:
         self.app = app
@@ -61,16 +73,19 @@ class HostCheck:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        headers = {k: v.decode("latin-1") for k, v in scope.get("headers", []) if k in (b"host", b"origin",
+                                                                                       b"sec-fetch-site")}
+        host = headers.get(b"host", "").lower()
         if self.allowed is not None:
-            host = ""
-            for key, value in scope.get("headers", []):
-                if key == b"host":
-                    host = value.decode("latin-1").lower()
-                    break
             name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
             name = name.strip("[]")
             if name not in self.allowed:
                 await error(400, f"host {host[:80]!r} is not served here")(scope, receive, send)
+                return
+        if scope.get("path", "").startswith("/api/"):
+            why = _foreign(headers, host, scope.get("scheme", "http"))
+            if why:
+                await error(403, f"{why}: the API answers only the workbench's own page")(scope, receive, send)
                 return
 
         async def send_with_headers(message: dict) -> None:
@@ -84,6 +99,17 @@ class HostCheck:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _foreign(headers: dict[bytes, str], host: str, scheme: str) -> str | None:
+    """Why a request comes from another site (its Fetch Metadata or its Origin), or None."""
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site.lower() not in ALLOWED_FETCH_SITES:
+        return f"a {site[:20]} request"
+    origin = headers.get(b"origin")
+    if origin is not None and origin.lower() != f"{scheme}://{host}":
+        return f"a request from {origin[:80]!r}"
+    return None
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -150,8 +176,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.state.workers = workers
     app.state.settings = settings
-    # the host check wraps everything, error pages included
-    app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
+    # the host and origin checks wrap everything, error pages included
+    app.add_middleware(Guard, allowed=settings.allowed_hosts)
     if not logging.getLogger().handlers and not log.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("nonocp serve: %(message)s"))

@@ -28,6 +28,11 @@ class Limits:
     # worker processes running at once (the machine's cores), and requests allowed to wait for one
     max_running: int = 2
     max_waiting: int = 8
+    # requests being read (parsed, checked, sized: in workers too, never on the event loop) at once, how
+    # many may wait for that, and the seconds one may take (a 2 MB body takes well under one)
+    max_reading: int = 2
+    max_reading_waiting: int = 16
+    read_time_limit: float = 10.0
     # address space of one worker (RLIMIT_AS): a solve that would need more fails alone, the machine stays up
     worker_memory: int | None = 4 * 1024**3
 

@@ -10,22 +10,22 @@ The body: {"puzzle": ..., "cells": [one value per cell, row-major: -1 unmarked, 
 Both need the puzzle's solutions. The first request for a puzzle finds them in its worker and sends them
 back; the server keeps them (a few puzzles, least recently used first out) and hands them to the next
 request's worker, so that a hint costs the stepper's work, not a solve. They are kept as bytes (one per
-cell), in this process only; nothing here imports an engine.
+cell), in this process only; nothing here imports an engine. The request is read in a worker like every
+other (nonocp.web.reading: the action and the grid checked there too).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
-
-from starlette.requests import Request
-from starlette.responses import Response
+from typing import TYPE_CHECKING, Any
 
 from nonocp.core.puzzle import Puzzle
-from nonocp.web import codec
 from nonocp.web.codec import ApiError
 
-ACTIONS = ("check", "hint")
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
 KEPT = 16  # puzzles whose solutions the server keeps
 
 
@@ -54,35 +54,18 @@ class Solutions:
             self._kept.popitem(last=False)
 
 
-def read_cells(body: dict[str, Any], puzzle: Puzzle) -> list[int]:
-    cells = body.get("cells")
-    n, colours = puzzle.width * puzzle.height, len(puzzle.palette)
-    if not isinstance(cells, list) or len(cells) != n:
-        raise ApiError(400, f"'cells' must be a list of {n} values (one per cell, row after row)")
-    if any(not isinstance(v, int) or isinstance(v, bool) or not -1 <= v < colours for v in cells):
-        raise ApiError(400, f"each of 'cells' must be -1 (unmarked) or a palette index from 0 to {colours - 1}")
-    return cells
-
-
 async def handle(api: Any, request: Request) -> Response:
     """The handler (api: nonocp.web.api.Api, whose request helpers and workers it uses)."""
-    from nonocp.web.api import ok
+    from nonocp.web.api import answer
 
-    body = await api.json_body(request)
-    puzzle = api.puzzle_of(body)
-    action = codec.text_field(body, "action", 20)
-    if action not in ACTIONS:
-        raise ApiError(400, f"'action' must be one of {', '.join(ACTIONS)}")
-    cells = read_cells(body, puzzle)
-    limit = api.time_limit(body)
-    key = puzzle_key(puzzle)
+    req = await api.read(request, "play")
+    limit, key = req["time_limit"], req["key"]
     known = api.solutions.get(key)
-    outcome = await api.run(request, "play", (puzzle, cells, known, action, limit), limit, body)
+    args = (req["puzzle"], req["cells"], known, req["action"], limit)
+    outcome = await api.run(request, "play", args, limit, req)
     if not outcome.finished:
         raise ApiError(503, f"no answer within {limit:g} s; try again with a longer time limit")
-    value = dict(outcome.value)
-    found = value.pop("known", None)
+    data, found = outcome.value
     if found is not None and not found["timed_out"]:
         api.solutions.put(key, found)
-    value["kept"] = known is not None  # the solutions came from the server's memory, not a solve
-    return ok(value)
+    return answer(data)

@@ -6,8 +6,12 @@ hard one, and the server's own process only parses, routes and waits. Workers ar
 (multiprocessing's "forkserver", never a plain fork of the server, which has threads) that imported the
 engines once, so a job starts in milliseconds and no state survives from one request to the next.
 
-Concurrency: at most `max_running` jobs run at once and `max_waiting` more may queue; past that a request
-is refused at once (Busy, 429) instead of piling up. A job given a `channel` (say, one browser tab's
+Two lanes, each with its own slots: `solve` (engines: solves, backbones, ratings, steps, image imports) and
+`read` (reading a request: parsing, checking and sizing its puzzle, validating, exporting), so that a
+request is read in a worker too and the server's event loop only moves bytes, and reading a request never
+waits behind a long solve. In each lane at most `running` jobs run at once and `waiting` more may queue;
+past that a request is refused at once (Busy, 429) instead of piling up (`has_room` lets the caller refuse
+before it reads the body). A job given a `channel` (say, one browser tab's
 design check) kills the job still running or waiting on that channel: only the newest request of a
 channel matters, and the one it replaces is answered Superseded (409). A request whose client goes away
 is cancelled by the caller (the awaiting task), and the process is killed on the way out.
@@ -16,6 +20,7 @@ is cancelled by the caller (the awaiting task), and the process is killed on the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing as mp
 import signal
 import time
@@ -25,7 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from nonocp.core.errors import NonocpError
+from nonocp.web.codec import ApiError
 from nonocp.web.config import Limits
+
+SOLVE = "solve"
+READ = "read"
 
 
 class JobRefused(Exception):
@@ -77,8 +86,8 @@ def _die_with_parent() -> None:
 
 
 def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | None = None) -> None:
-    """The worker: run fn(*args) and send back ("ok", value), ("bad", message), ("big", message) or
-    ("error", message)."""
+    """The worker: run fn(*args) and send back ("ok", value), ("api", (status, message)), ("bad", message),
+    ("big", message) or ("error", message)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops and kills us
     _die_with_parent()
     if memory is not None:
@@ -90,6 +99,8 @@ def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | No
             pass  # no limit to be had here: the grid limits still bound what a request can ask
     try:
         reply: tuple = ("ok", fn(*args))
+    except ApiError as e:  # a request read here and refused, with its HTTP status
+        reply = ("api", (e.status, e.message))
     except NonocpError as e:  # the puzzle or the options were wrong: the client's to fix
         reply = ("bad", str(e))
     except MemoryError:
@@ -103,6 +114,24 @@ def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | No
         conn.close()
 
 
+@dataclass
+class _Lane:
+    """Slots of one lane: `running` jobs at once, `waiting` more queued."""
+
+    running: int
+    waiting: int
+    slots: asyncio.Semaphore | None = None
+    pending: int = 0  # jobs waiting or running
+
+    @property
+    def capacity(self) -> int:
+        return self.running + self.waiting
+
+
+def _receive(conn: Any) -> tuple:
+    return conn.recv() if conn.poll() else ("died", None)
+
+
 class Workers:
     """Runs named jobs (nonocp.web.jobs.JOBS, or replacements) in worker processes; see the module doc."""
 
@@ -111,10 +140,13 @@ class Workers:
         self.jobs = jobs
         self.ctx = mp.get_context("forkserver")
         self.ctx.set_forkserver_preload(preload)
-        self._slots: asyncio.Semaphore | None = None
-        self._pending = 0  # jobs waiting or running
+        self._lanes = {SOLVE: _Lane(limits.max_running, limits.max_waiting),
+                       READ: _Lane(limits.max_reading, limits.max_reading_waiting)}
         self._procs: set[Any] = set()
-        self._channels: dict[str, asyncio.Event] = {}  # channel -> the cancel signal of its newest job
+        # channel -> (arrival, cancel signal) of its newest job; arrival: when its request came in (a request
+        # is read before its channel is known, and a later one may be read sooner)
+        self._channels: dict[str, tuple[int, asyncio.Event]] = {}
+        self._arrivals = 0
         self._cancels: set[asyncio.Event] = set()  # every job's cancel signal, for stop_soon()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopping = False
@@ -123,6 +155,14 @@ class Workers:
     @property
     def running(self) -> int:
         return len(self._procs)
+
+    @property
+    def _pending(self) -> int:
+        return self._lanes[SOLVE].pending
+
+    def has_room(self, lane: str = SOLVE) -> bool:
+        """Whether a new job in `lane` would be taken now (a request refused anyway is not read first)."""
+        return not self.stopping and self._lanes[lane].pending < self._lanes[lane].capacity
 
     def warm(self) -> None:
         """Start the fork server and one worker, and wait for it (blocking: call it from a thread)."""
@@ -133,45 +173,55 @@ class Workers:
         proc.join(600)
         conn_r.close()
 
-    async def run(self, name: str, args: tuple, time_limit: float, channel: str | None = None) -> Outcome:
-        """Run job `name` with `args`; Outcome(finished=False) when it was still running `time_limit` +
-        kill_grace seconds after it started (it is killed). Raises Busy, Superseded, JobRefused (the job
-        said the input was bad) or JobFailed."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.limits.max_running)
-            self._loop = asyncio.get_running_loop()
+    def arrival(self) -> int:
+        """A number for a request that has just come in: on a channel, the latest arrival wins."""
+        self._arrivals += 1
+        return self._arrivals
+
+    async def run(self, name: str, args: tuple, time_limit: float, channel: str | None = None,
+                  lane: str = SOLVE, arrival: int | None = None) -> Outcome:
+        """Run job `name` with `args` in `lane`; Outcome(finished=False) when it was still running
+        `time_limit` + kill_grace seconds after it started (it is killed). Raises Busy, Superseded,
+        JobRefused (the job said the input was bad), ApiError (a request read and refused) or JobFailed."""
+        slots = self._lanes[lane]
+        if slots.slots is None:
+            slots.slots = asyncio.Semaphore(slots.running)
+        self._loop = asyncio.get_running_loop()
         if self.stopping:
             raise Stopping("the server is stopping")
         cancel = asyncio.Event()
         self._cancels.add(cancel)
         replaced = None
         if channel is not None:
-            replaced = self._channels.get(channel)
-            if replaced is not None:
+            arrival = self.arrival() if arrival is None else arrival
+            newest = self._channels.get(channel)
+            if newest is not None and newest[0] > arrival:
+                self._cancels.discard(cancel)
+                raise self._why_cancelled()  # a later request on this channel is already here
+            if newest is not None:
+                replaced = newest[1]
                 replaced.set()
-            self._channels[channel] = cancel
+            self._channels[channel] = (arrival, cancel)
         try:
-            capacity = self.limits.max_running + self.limits.max_waiting
-            if self._pending - (1 if replaced is not None else 0) >= capacity:
-                raise Busy(f"the server is busy ({self._pending} jobs running or waiting); try again in a moment")
-            self._pending += 1
+            if slots.pending - (1 if replaced is not None else 0) >= slots.capacity:
+                raise Busy(f"the server is busy ({slots.pending} jobs running or waiting); try again in a moment")
+            slots.pending += 1
             try:
-                await self._acquire(cancel)
+                await self._acquire(slots.slots, cancel)
                 try:
                     return await self._run_process(self.jobs[name], args, time_limit, cancel)
                 finally:
-                    self._slots.release()
+                    slots.slots.release()
             finally:
-                self._pending -= 1
+                slots.pending -= 1
         finally:
             self._cancels.discard(cancel)
-            if channel is not None and self._channels.get(channel) is cancel:
+            if channel is not None and self._channels.get(channel, (0, None))[1] is cancel:
                 del self._channels[channel]
 
-    async def _acquire(self, cancel: asyncio.Event) -> None:
+    async def _acquire(self, slots: asyncio.Semaphore, cancel: asyncio.Event) -> None:
         """Take a slot, unless the channel's cancel signal comes first (Superseded, holding no slot)."""
-        assert self._slots is not None
-        acquire = asyncio.ensure_future(self._slots.acquire())
+        acquire = asyncio.ensure_future(slots.acquire())
         stop = asyncio.ensure_future(cancel.wait())
         try:
             await asyncio.wait({acquire, stop}, return_when=asyncio.FIRST_COMPLETED)
@@ -179,7 +229,7 @@ class Workers:
                 raise self._why_cancelled()
         except BaseException:
             if acquire.done() and not acquire.cancelled():
-                self._slots.release()
+                slots.release()
             acquire.cancel()
             raise
         finally:
@@ -191,9 +241,11 @@ class Workers:
         conn_r, conn_w = self.ctx.Pipe(duplex=False)
         proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args, self.limits.worker_memory), daemon=True)
         start = time.monotonic()
+        # start() asks the fork server for a fork and sends it the arguments (a request's body: up to
+        # megabytes): in a thread, so that the event loop goes on moving bytes meanwhile
+        starting = asyncio.ensure_future(asyncio.to_thread(proc.start))
         try:
-            # start() asks the fork server for a fork: milliseconds once warm() has started the server
-            proc.start()
+            await asyncio.shield(starting)
             self._procs.add(proc)
             self.started += 1
             conn_w.close()
@@ -204,12 +256,14 @@ class Workers:
             if not ready:
                 return Outcome(False, None, seconds)
             try:
-                kind, value = conn_r.recv() if conn_r.poll() else ("died", None)
+                kind, value = await asyncio.to_thread(_receive, conn_r)  # an answer may be megabytes
             except EOFError:  # the pipe closed: the worker ended without a word
                 kind, value = "died", None
             if kind == "died":
                 proc.join(1)
                 raise JobFailed(f"the worker process died without answering (exit code {proc.exitcode})")
+            if kind == "api":
+                raise ApiError(*value)
             if kind == "bad":
                 raise JobRefused(value)
             if kind == "big":
@@ -218,6 +272,9 @@ class Workers:
                 raise JobFailed(value)
             return Outcome(True, value, seconds)
         finally:
+            if not starting.done():  # cancelled while the process was being started: it can be killed once it is
+                with contextlib.suppress(BaseException):
+                    await starting
             if proc.pid is not None:
                 if proc.is_alive():
                     proc.kill()
