@@ -15,7 +15,7 @@ from nonocp import load, solve  # noqa: E402
 from nonocp.core.grid import Grid  # noqa: E402
 from nonocp.core.puzzle import Puzzle, clues_of  # noqa: E402
 from nonocp.formats.json_format import to_obj  # noqa: E402
-from test_web_api import client_for  # noqa: E402
+from test_web_api import FILE, client_for  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -129,13 +129,15 @@ def test_import_takes_a_threshold(client):
     img.save(buf, format="PNG")
 
     def goal(threshold: int) -> list[str]:
-        answer = client.post(f"/api/design/import?name=g.png&width=5&threshold={threshold}", content=buf.getvalue())
+        answer = client.post(f"/api/design/import?name=g.png&width=5&threshold={threshold}", content=buf.getvalue(),
+                             headers=FILE)
         assert answer.status_code == 200, answer.text
         return answer.json()["puzzle"]["goal"]
 
     assert goal(150) == ["00000", "01110", "01010", "01110", "00000"]
     assert goal(220) == ["00000", "01110", "01110", "01110", "00000"]
-    bad = client.post("/api/design/import?name=g.png&width=5&threshold=300", content=buf.getvalue())
+    bad = client.post("/api/design/import?name=g.png&width=5&threshold=300", content=buf.getvalue(), headers=FILE)
     assert bad.status_code == 422 and "threshold" in bad.json()["error"]
-    mixed = client.post("/api/design/import?name=g.png&width=5&colors=3&threshold=100", content=buf.getvalue())
+    mixed = client.post("/api/design/import?name=g.png&width=5&colors=3&threshold=100", content=buf.getvalue(),
+                        headers=FILE)
     assert mixed.status_code == 400 and "black and white" in mixed.json()["error"]
