@@ -357,8 +357,8 @@ def _race(
         # all is about to answer by itself, with its statistics (conflicts, encoding sizes) in the result.
         return limit is not None and len(found) >= limit and len(set(found.values())) > 1
 
-    def member_search(i: int, member: _Member):
-        def search(send):
+    def member_search(i: int, member: _Member) -> Callable[[Callable[[Any], None]], SolveResult]:
+        def search(send: Callable[[Any], None]) -> SolveResult:
             if i == 0:
                 first_pid.set(os.getpid())
             elif member.start_after > 0:  # in the child, asleep, it takes no core
@@ -377,8 +377,9 @@ def _race(
             # both members solve the same puzzle exactly, so this is a bug in one of them, never an answer
             raise NonocpError(f"auto: the race's members disagree ({names[winner]} exhausted the search "
                               "without a solution another member found)")
-        stats = {**result.stats, "race_winner": names[winner]}
-        return dataclasses.replace(result, seconds=time.monotonic() - start, stats=stats)
+        won: SolveResult = result
+        return dataclasses.replace(won, seconds=time.monotonic() - start,
+                                   stats={**won.stats, "race_winner": names[winner]})
     timed_out = limit is None or len(found) < limit
     solutions = tuple(found)[:limit]
     stats: dict[str, Any] = {} if result is None else dict(result.stats)  # a member that timed out: its counts
@@ -407,7 +408,8 @@ class _SharedPid:
         self.memory[:8] = struct.pack("q", pid)
 
     def get(self) -> int:
-        return struct.unpack("q", self.memory[:8])[0]
+        pid: int = struct.unpack("q", self.memory[:8])[0]
+        return pid
 
 
 POLL = 0.1  # seconds between a waiting member's looks at the first member's CPU time

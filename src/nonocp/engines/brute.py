@@ -14,6 +14,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from nonocp.core.counts import CountClue, count_clue
 from nonocp.core.grid import Grid
@@ -145,16 +146,18 @@ def search(
     fixed = fixed or {}
     if puzzle.clue_kind == COUNTS:
         ncolors = len(puzzle.palette)
-        row_lines = [count_placements(clue, puzzle.width) for clue in puzzle.rows]
+        count_rows, count_cols = cast("tuple[CountClue, ...]", puzzle.rows), cast("tuple[CountClue, ...]", puzzle.cols)
+        row_lines = [count_placements(clue, puzzle.width) for clue in count_rows]
 
         def column_done(c: int, cells: Line) -> bool:
-            return count_clue(cells, ncolors) == puzzle.cols[c]
+            return count_clue(cells, ncolors) == count_cols[c]
 
         def column_open(c: int, cells: Line) -> bool:
-            return count_could_begin(cells, puzzle.cols[c])
+            return count_could_begin(cells, count_cols[c])
     else:
-        row_lines = [placements(clue, puzzle.width) for clue in puzzle.rows]
-        col_runs = [[(b.length, b.color) for b in clue] for clue in puzzle.cols]
+        run_rows, run_cols = cast("tuple[Clue, ...]", puzzle.rows), cast("tuple[Clue, ...]", puzzle.cols)
+        row_lines = [placements(clue, puzzle.width) for clue in run_rows]
+        col_runs = [[(b.length, b.color) for b in clue] for clue in run_cols]
 
         def column_done(c: int, cells: Line) -> bool:
             return runs(cells) == col_runs[c]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -185,7 +185,7 @@ class Options:
     def __init__(self, *options: Option) -> None:
         self._by_name = {o.name: o for o in options}
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Option]:
         return iter(self._by_name.values())
 
     def __len__(self) -> int:
@@ -262,7 +262,7 @@ class Stats:
                 self._by_name.setdefault(s.name, s)
         self.always = tuple(always)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Stat]:
         return iter(self._by_name.values())
 
     def __contains__(self, name: object) -> bool:

@@ -18,9 +18,9 @@ allows). ortools itself is not imported here: cpsat.py passes its `cp_model` mod
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from nonocp.core.counts import count_clue
+from nonocp.core.counts import CountClue, count_clue
 from nonocp.core.puzzle import Puzzle
 
 # (state, bit, next state); state 0 is the start. One run: 0 before it, 1 in it, 2 after it.
@@ -37,9 +37,10 @@ def count_domains(puzzle: Puzzle, fixed: dict[tuple[int, int], int] | None, cut:
     colour when `cut` is False), within `fixed`'s mask for that cell."""
     ncol = len(puzzle.palette)
     domains = []
-    for r, row in enumerate(puzzle.rows):
+    rows, cols = cast("tuple[CountClue, ...]", puzzle.rows), cast("tuple[CountClue, ...]", puzzle.cols)
+    for r, row in enumerate(rows):
         out = []
-        for c, col in enumerate(puzzle.cols):
+        for c, col in enumerate(cols):
             dom = [k for k in range(ncol) if not cut or (row[k].count and col[k].count)]
             if fixed and (r, c) in fixed:
                 dom = [k for k in dom if fixed[(r, c)] >> k & 1]
@@ -83,8 +84,9 @@ def build_counts_model(puzzle: Puzzle, cp: Any, model_type: Any, fixed: dict[tup
         cells.append(out)
     if not empty:
         ncol = len(puzzle.palette)
-        lines = [(puzzle.rows[r], [(r, c) for c in range(puzzle.width)]) for r in range(puzzle.height)]
-        lines += [(puzzle.cols[c], [(r, c) for r in range(puzzle.height)]) for c in range(puzzle.width)]
+        rows, cols = cast("tuple[CountClue, ...]", puzzle.rows), cast("tuple[CountClue, ...]", puzzle.cols)
+        lines = [(rows[r], [(r, c) for c in range(puzzle.width)]) for r in range(puzzle.height)]
+        lines += [(cols[c], [(r, c) for r in range(puzzle.height)]) for c in range(puzzle.width)]
         for clue, where in lines:
             check_deadline()
             values = [cells[r][c] for r, c in where]

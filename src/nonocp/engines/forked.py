@@ -172,7 +172,8 @@ def race_in_children(
             os.close(fd)
 
 
-def _start_child(fn, read_fd: int, write_fd: int, others: list[int], parent: int, mask, memory: int | None) -> None:
+def _start_child(fn: Callable[[Callable[[Any], None]], Any], read_fd: int, write_fd: int, others: list[int],
+                 parent: int, mask: set[int | signal.Signals], memory: int | None) -> None:
     """The child's side of the fork (the stop signals still blocked): never returns."""
     try:
         os.close(read_fd)

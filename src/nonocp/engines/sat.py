@@ -134,7 +134,7 @@ def canonical_solver_name(name: str) -> str:
         if canonical.startswith("_") or not isinstance(aliases, tuple):
             continue
         if wanted == canonical or wanted in aliases:
-            return canonical
+            return str(canonical)
     raise BackendUnavailable(f"sat: pysat has no solver called {name!r}")
 
 
@@ -350,7 +350,8 @@ class SatBackend(Backend):
                 raise
             raise memory.OverBudget(f"{self.name}: {e}") from None
         if finished:
-            return result
+            answer: SolveResult = result
+            return answer
         seconds = time.monotonic() - start
         if searched:  # the search had ended; the proof solve was still running
             done = searched[-1]
@@ -509,7 +510,7 @@ class _Search:
     def _literals_of(self, colours: Iterable[int]) -> list[int]:
         """Phases for the grid whose cells (row-major) have `colours`: cell_literals[i][v] ("cell i has colour
         v") true for its colour and false for the others; constants (+-TRUE) are fixed and left out."""
-        out = []
+        out: list[int] = []
         for lits, v in zip(self.cnf.cell_literals, colours, strict=True):
             out.extend(lit if k == v else -lit for k, lit in enumerate(lits) if abs(lit) != TRUE)
         return out

@@ -36,9 +36,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from nonocp.core.puzzle import Puzzle
+from nonocp.core.counts import CountClue
+from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.engines.native import count_line
 from nonocp.engines.native.backend import NativeBackend
 from nonocp.engines.native.engine import Engine, line_event
@@ -66,7 +67,7 @@ def propagate_and_probe(
     observer: Observer | None = None,
     fixed: dict[tuple[int, int], int] | None = None,
     probe: bool = True,
-) -> tuple[list[int], bool, dict]:
+) -> tuple[list[int], bool, dict[str, Any]]:
     """Line propagation then (unless `probe` is False) probing to a fixpoint; see the module docstring."""
     start = time.monotonic()
     engine = Engine(puzzle, deadline)
@@ -145,7 +146,10 @@ def deduce_line(puzzle: Puzzle, masks: Sequence[int], line: int) -> LineDeductio
     clue = puzzle.rows[line] if line < H else puzzle.cols[line - H]
     old = line_masks(puzzle, masks, line)
     n = puzzle.width if line < H else H
-    new = count_line.solve_line(clue, n, old) if puzzle.has_counts else solve_line(blocks_of(clue), n, old)
+    if puzzle.has_counts:
+        new = count_line.solve_line(cast(CountClue, clue), n, old)
+    else:
+        new = solve_line(blocks_of(cast(Clue, clue)), n, old)
     if new is None:
         return Contradiction(line, 0)
     if tuple(new) == tuple(old):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from typing import Any, cast
 
 from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
-from nonocp.core.puzzle import Puzzle
+from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, ended_by_time, status_of
 from nonocp.engines.contract import (
     Backend,
@@ -27,7 +28,7 @@ from nonocp.engines.native.search import enumerate_solutions
 VERSION = "1.0"
 
 
-class _GridsAsFound(list):
+class _GridsAsFound(list[Any]):  # the searches append states; it keeps Grids
     """The solutions found, each turned into a Grid as it is appended: the conversion then counts against the
     time limit (an enumeration cut by the limit can have found tens of thousands of solutions, and converting
     them all after the search would overrun it by seconds)."""
@@ -141,7 +142,8 @@ class NativeBackend(Backend):
 
                 puzzle, t = engine.puzzle, time.monotonic()
                 engine.stats.beliefs_at = core.counters()["conflicts"]
-                colours = likely_colours(puzzle.rows, puzzle.cols, len(puzzle.palette), masks, deadline=core.deadline)
+                rows, cols = cast("tuple[Clue, ...]", puzzle.rows), cast("tuple[Clue, ...]", puzzle.cols)  # run clues
+                colours = likely_colours(rows, cols, len(puzzle.palette), masks, deadline=core.deadline)
                 engine.stats.seconds["beliefs"] = time.monotonic() - t
                 return colours
         return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),

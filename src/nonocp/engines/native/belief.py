@@ -119,7 +119,8 @@ def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
         if k == 0:
             o += np.einsum("nls,ls->ln", land_stay, auto.stay)
         out[:, :, k] = o
-    return out / np.maximum(out.sum(2, keepdims=True), 1e-300)
+    normalised: np.ndarray = out / np.maximum(out.sum(2, keepdims=True), 1e-300)
+    return normalised
 
 
 def table_size(clues: Sequence[Clue], length: int) -> int:
@@ -145,7 +146,8 @@ def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequen
         fresh = line_messages(col_auto, (from_rows * prior + EPSILON).transpose(1, 0, 2)).transpose(1, 0, 2)
         from_cols = DAMPING * from_cols + (1 - DAMPING) * fresh
     belief = from_rows * from_cols * prior
-    return belief / np.maximum(belief.sum(2, keepdims=True), 1e-300)
+    normalised: np.ndarray = belief / np.maximum(belief.sum(2, keepdims=True), 1e-300)
+    return normalised
 
 
 def likely_colours(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],

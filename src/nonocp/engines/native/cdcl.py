@@ -75,7 +75,7 @@ def cdcl_enumerate(
 
     def maybe_prefer() -> None:  # at the start and at restarts (level 0), once
         nonlocal start
-        if start is not None and not found and core.counters()["conflicts"] >= prefer_after:
+        if prefer is not None and start is not None and not found and core.counters()["conflicts"] >= prefer_after:
             core.cdcl_prefer(prefer(start))
             start = None
 

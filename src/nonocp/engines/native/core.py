@@ -36,14 +36,16 @@ them into the events of trace.py); `audit` callbacks hear every explanation and 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
 
 from nonocp.core.puzzle import COUNTS, Puzzle
 from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import Blocks, blocks_of
-from nonocp.engines.native.reference import PyCore
+from nonocp.engines.native.reference import PyCore, Trace
 
+_core: ModuleType | None
 try:
     if os.environ.get("NONOCP_PURE_PYTHON"):
         raise ImportError("NONOCP_PURE_PYTHON is set")
@@ -56,7 +58,46 @@ except ImportError:
 MAX_LENGTH = 0 if _core is None else _core.MAX_N
 MAX_COLOURS = 0 if _core is None else _core.MAX_COLOURS
 
-Core = Any  # either implementation (see the module docstring)
+
+
+class Core(Protocol):
+    """The API both cores implement, member for member (the module docstring says what each does). The type
+    checker holds both to it: `_core.pyi` declares the compiled core, and _both_cores_are_cores below must
+    type-check."""
+
+    H: int
+    W: int
+    ncol: int
+    nlines: int
+    implementation: str
+    deadline: float | None
+    failed_line: int
+
+    def reset(self) -> None: ...
+    def set_state(self, st: Sequence[int]) -> None: ...
+    def state(self) -> list[int]: ...
+    def masks(self) -> list[int]: ...
+    def assign(self, r: int, c: int, colour: int) -> None: ...
+    def forbid(self, r: int, c: int, colour: int) -> None: ...
+    def solve_line(self, ln: int, masks: Sequence[int]) -> tuple[int, ...] | None: ...
+    def propagate(self, lines: Iterable[int] | None = None, trace: Trace | None = None) -> int: ...
+    def probe(self, trace: Trace | None = None, branch: bool = False) -> tuple[bool, Any]: ...
+    def scores(self) -> dict[tuple[int, int], int]: ...
+    def counters(self) -> dict[str, int]: ...
+    def cdcl_begin(self, minimize: bool = True, guide: bool = True,
+                   audit: Callable[..., None] | None = None) -> None: ...
+    def cdcl_search(self, restart_at: int, pause: float | None = None) -> int: ...
+    def cdcl_solution(self) -> list[int]: ...
+    def cdcl_block(self) -> bool: ...
+    def cdcl_restart(self) -> None: ...
+    def cdcl_prefer(self, colours: list[int]) -> None: ...
+
+
+if TYPE_CHECKING:
+    from nonocp.engines.native._core import Core as CompiledCore
+
+    def _both_cores_are_cores(compiled: CompiledCore, reference: PyCore) -> tuple[Core, Core]:
+        return compiled, reference  # the type checker fails here when either core leaves the Protocol
 
 
 def available() -> bool:
@@ -73,8 +114,9 @@ def new_core(blocks: Sequence[Blocks], lengths: Sequence[int], height: int, widt
              compiled: bool | None = None) -> Core:
     """A core for these lines: the compiled one when it is built and takes them, else the reference.
     `compiled` True insists on the compiled one (ValueError when it cannot), False asks for the reference."""
-    if compiled is not False and fits(height, width, ncol):
-        return _core.Core(list(blocks), list(lengths), height, width, ncol, Timeout)
+    if compiled is not False and _core is not None and fits(height, width, ncol):
+        core: Core = _core.Core(list(blocks), list(lengths), height, width, ncol, Timeout)
+        return core
     if compiled:
         raise ValueError("the compiled core is not built or does not take this puzzle")
     return PyCore(blocks, lengths, height, width, ncol)

@@ -50,6 +50,7 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
             st = _near(s, ideal, False) if st is None else st
         else:
             st = (s & -s).bit_length() - 1 if attempt == 2 else s.bit_length() - 1
+        assert st is not None  # s has a set bit: one side or the other finds it
         moved = advance(plan, box, st, c, k, i)
         assert moved is not None
         start = (st, c, moved)
@@ -93,7 +94,7 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
     neighbour = k
     for q in range(i + 1, n):
         open_run = next((t for t in plan.together if 0 < left[t] < counts[t]), None)
-        best = None
+        chosen: tuple[int, int, int, bool] | None = None
         for j in _ordered(allowed[q], neighbour, uncovered, q, left):
             if not left[j] or (open_run is not None and j != open_run):
                 continue
@@ -101,15 +102,15 @@ def _witness(plan: CountPlan, box: Box, allowed: list[list[int]], F: list[list[i
                 continue
             nxt = state + weight[j]
             cj = cls[j]
-            starts_second = cj and c != cj and left[j] < counts[j] and not second[j]
+            starts_second = bool(cj) and c != cj and left[j] < counts[j] and not second[j]
             if starts_second:
                 nxt += mweight[j]
             if (C[q + 1][cj] >> nxt) & 1:
-                best = (j, nxt, cj, starts_second)
+                chosen = (j, nxt, cj, starts_second)
                 break
-        if best is None:
+        if chosen is None:
             return None
-        j, state, c, starts_second = best
+        j, state, c, starts_second = chosen
         line[q] = j
         left[j] -= 1
         if starts_second:

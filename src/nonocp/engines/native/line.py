@@ -27,7 +27,11 @@ case and much less in practice. Checked against brute force in tests/test_line_s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nonocp.core.puzzle import Block
 
 Blocks = tuple[tuple[int, int], ...]  # ((length, colour), ...) in line order
 
@@ -46,7 +50,8 @@ def _reverse(x: int, width: int) -> int:
 
 
 # (forward steps, mirrored steps); a step is (length, colour, compulsory gap after it, shift schedule)
-Plan = tuple[tuple[tuple[int, int, bool, tuple[int, ...]], ...], ...]
+Step = tuple[int, int, bool, tuple[int, ...]]
+Plan = tuple[tuple[Step, ...], ...]
 _PLANS: dict[Blocks, Plan] = {}
 _PLANS_LIMIT = 50_000  # distinct clues kept (a few hundred bytes each); a batch over a whole corpus clears it
 
@@ -71,7 +76,7 @@ def plan_of(blocks: Blocks) -> Plan:
     table keyed by the clue."""
     plan = _PLANS.get(blocks)
     if plan is None:
-        def steps(bl):
+        def steps(bl: Blocks) -> tuple[Step, ...]:
             k = len(bl)
             return tuple((bl[j][0], bl[j][1], j + 1 < k and bl[j + 1][1] == bl[j][1], _schedule(bl[j][0]))
                          for j in range(k))
@@ -81,7 +86,7 @@ def plan_of(blocks: Blocks) -> Plan:
     return plan
 
 
-def _forward(steps, n: int, masks: Sequence[int]) -> tuple[list[int], list[int]] | None:
+def _forward(steps: Sequence[Step], n: int, masks: Sequence[int]) -> tuple[list[int], list[int]] | None:
     """Left-to-right pass over the plan's steps. Returns (starts[j], gapcells[j]) or None when no placement exists.
 
     starts[j]   = cells where block j can start, with blocks 0..j-1 validly placed to its left.
@@ -169,6 +174,6 @@ def feasible_planned(plan: Plan, n: int, masks: Sequence[int]) -> bool:
     return _forward(plan[0], n, masks) is not None
 
 
-def blocks_of(clue) -> Blocks:
+def blocks_of(clue: Iterable[Block]) -> Blocks:
     """(length, colour) pairs of a `nonocp.core.puzzle.Clue`."""
     return tuple((b.length, b.color) for b in clue)

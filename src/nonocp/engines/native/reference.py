@@ -157,7 +157,7 @@ class PyCore:
             cache[k] = res
         else:
             self.cache_hits += 1
-        return res
+        return res  # type: ignore[return-value]  # not _MISSING here: a line's masks, or None
 
     def line_feasible(self, ln: int, old: tuple[int, ...]) -> bool:
         """Has line `ln` with masks `old` a valid placement? The cached answer if any, else one forward pass
@@ -361,13 +361,15 @@ class PyCore:
         self.cdcl = Cdcl(self, minimize, self._scores if guide else None, audit)
 
     def cdcl_search(self, restart_at: int, pause: float | None = None) -> int:
-        return self.cdcl.search(restart_at, pause)
+        code: int = self.cdcl.search(restart_at, pause)
+        return code
 
     def cdcl_solution(self) -> list[int]:
         return list(self.st)
 
     def cdcl_block(self) -> bool:
-        return self.cdcl.block()
+        left: bool = self.cdcl.block()
+        return left
 
     def cdcl_restart(self) -> None:
         self.cdcl.restart()

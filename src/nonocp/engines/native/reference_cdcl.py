@@ -69,7 +69,9 @@ class Cdcl:
     def __init__(self, core: Any, minimize: bool, scores: dict[tuple[int, int], int] | None,
                  audit: Any = None) -> None:
         self.core = core
-        H, W, ncol = core.H, core.W, core.ncol
+        H: int = core.H
+        W: int = core.W
+        ncol: int = core.ncol
         self.H, self.W, self.ncol = H, W, ncol
         ncells = H * W
         self.ncells = ncells
@@ -288,11 +290,11 @@ class Cdcl:
             lt = self.line_trail[why]
             if not self.minimize:
                 out = lt[:bisect_left(lt, self.rlim[t])]
-            elif self.explanation[t] is not None:
+            elif (known := self.explanation[t]) is not None:
                 # Worked out once while t is on the trail: the removals before it stay as they are, and so do
                 # the level-0 facts (they grow only at level 0, where t is gone), so it still holds. About half
                 # of the explanations analysis asks for are of entries it explained in an earlier conflict.
-                out = self.explanation[t]
+                out = known
             else:
                 n = bisect_left(lt, self.rlim[t])
                 cell, k = divmod(self.trail[t], self.ncol)

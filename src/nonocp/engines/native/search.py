@@ -24,7 +24,7 @@ from typing import Any
 
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.limits import Timeout
-from nonocp.engines.native.trace import Backtrack, Contradiction, Guess, Residue, Solution
+from nonocp.engines.native.trace import Backtrack, Contradiction, Guess, Observer, Residue, Solution
 
 State = list[int]
 
@@ -96,7 +96,8 @@ class _Tracer:
 
     def __init__(self, engine: Engine, residue: int) -> None:
         self.engine = engine
-        self.observer = engine.observer
+        assert engine.observer is not None  # a tracer reports to the engine's observer
+        self.observer: Observer = engine.observer
         self.residue_limit = residue
         self.path: list[tuple[tuple[int, int], int, int]] = []  # guesses in force: (cell, colour, found then)
         self.guesses = 0
