@@ -141,3 +141,18 @@ def test_import_takes_a_threshold(client):
     mixed = client.post("/api/design/import?name=g.png&width=5&colors=3&threshold=100", content=buf.getvalue(),
                         headers=FILE)
     assert mixed.status_code == 400 and "black and white" in mixed.json()["error"]
+
+
+def test_the_page_preloads_every_module_main_js_imports():
+    """index.html names every module for the browser to fetch at once (a new module left out is fetched
+    only after the module importing it: slower first paint); print.js belongs to the print page."""
+    import re
+    from pathlib import Path
+
+    import nonocp.web
+
+    static = Path(nonocp.web.__file__).parent / "static"
+    html = (static / "index.html").read_text(encoding="utf-8")
+    modules = sorted(p.relative_to(static).as_posix() for p in (static / "js").rglob("*.js")
+                     if p.name not in ("main.js", "print.js"))
+    assert sorted(re.findall(r'rel="modulepreload" href="/static/([^"]+)"', html)) == modules

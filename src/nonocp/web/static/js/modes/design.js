@@ -117,7 +117,7 @@ function paintCell(i, v) {
   if (!fits) {
     if (stroke) d.relayout = true;
     else {
-      app.board.show(p);
+      app.board.show(p, { force: true });
       app.board.paint(d.cells);
     }
   }
@@ -400,7 +400,7 @@ export default {
     d.strokeStart = null;
     if (d.relayout) {
       d.relayout = false;
-      app.board.show(app.puzzle);
+      app.board.show(app.puzzle, { force: true });
       app.board.paint(d.cells);
       app.board.mark(d.marks);
     }

@@ -380,10 +380,15 @@ async function ask(action) {
   }
 }
 
-// An answer is on the page (the tests and the benchmark wait for this).
-function answered() {
-  st.answers += 1;
-  $("play-info").dataset.answers = String(st.answers);
+// An answer is on the page (the tests and the benchmark wait for this): `started` is when the button was
+// pressed; the time to the next frame is kept as data-ms.
+function answered(started) {
+  requestAnimationFrame(() => {
+    const info = $("play-info");
+    info.dataset.ms = String(Math.round(performance.now() - started));
+    st.answers += 1;
+    info.dataset.answers = String(st.answers);
+  });
 }
 
 function cellName(r, c) {
@@ -416,6 +421,7 @@ function mistakeWords(check) {
 }
 
 async function check() {
+  const started = performance.now();
   const cellsAsked = progress.cellsToText(st.cells);
   const got = await ask("check");
   if (!got || progress.cellsToText(st.cells) !== cellsAsked) return; // the grid moved on meanwhile
@@ -433,10 +439,11 @@ async function check() {
   } else {
     say("The check ran out of time; try again.", "bad");
   }
-  answered();
+  answered(started);
 }
 
 async function hint() {
+  const started = performance.now();
   const cellsAsked = progress.cellsToText(st.cells);
   const got = await ask("hint");
   if (!got || progress.cellsToText(st.cells) !== cellsAsked) return;
@@ -445,7 +452,7 @@ async function hint() {
   st.hint = h;
   const info = $("play-info");
   info.dataset.hint = h.kind;
-  info.dataset.ms = String(got.ms);
+  info.dataset.kept = String(!!got.kept);
   if (h.kind === "mistake") {
     const [r, c] = h.mistake;
     const n = got.check.mistakes.length;
@@ -470,7 +477,7 @@ async function hint() {
   } else {
     say("The hint ran out of time; try again.", "bad");
   }
-  answered();
+  answered(started);
 }
 
 function restart() {
@@ -582,6 +589,13 @@ export default {
     app.board.setCursor(-1);
     app.board.container.classList.remove("solved");
     app.updateLink();
+  },
+
+  // Mark cells as the player would, as one action ([[row, col, value], ...]; for the benchmark).
+  mark(list) {
+    if (!st.cells) return;
+    const w = st.puzzle.width;
+    commit(list.map(([r, c, v]) => [r * w + c, st.cells[r * w + c], v]).filter(([, before, v]) => before !== v));
   },
 
   // the address bar holds a play link while this mode is on
