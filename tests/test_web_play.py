@@ -263,6 +263,7 @@ def test_marks_by_keyboard_and_touch_clues_grey_out_and_auto_cross(browser, serv
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_function("() => window.nonocp.modes.play.state.cells[24] === 0")
     # auto-cross: completing row 2 crosses the rest of it
+    page.click("#panel-play .how summary")
     page.check("#play-autocross")
     click_cell(page, 1, 1)
     click_cell(page, 1, 2)
@@ -385,7 +386,7 @@ def test_design_make_unique_shows_its_changes_and_can_be_undone_title_and_author
     assert "Diagonals" in page.inner_text("#title")
 
 
-def test_step_marks_the_guess_and_a_quiet_undecided_mark_in_black_and_white(page):
+def test_step_marks_the_guess_a_quiet_undecided_mark_and_a_reload_keeps_the_mode_step_and_verdict(page):
     if not page.evaluate("window.nonocp.info.features.step"):
         pytest.skip("this server has no step engine (nonocp.analysis.stepper)")
     open_shipped(page, "eyes.non")  # several solutions: the stepper must guess
@@ -401,10 +402,21 @@ def test_step_marks_the_guess_and_a_quiet_undecided_mark_in_black_and_white(page
             break
     assert page.locator("svg.board .marks .guess").count() >= 1
     assert "guess" in page.inner_text("#step-info").lower()
-    # a reload keeps the mode
+    # a reload keeps the mode and the step
+    at = page.get_attribute("#step-info", "data-position")
     page.reload()
     page.wait_for_selector("body[data-ready]")
     page.wait_for_selector("#panel-step:not([hidden])")
+    page.wait_for_function("n => document.getElementById('step-info').dataset.position === n", arg=at)
+    assert page.locator("svg.board .marks .guess").count() >= 1
+    # and in Solve, the verdict
+    go(page, "solve")
+    page.click("#solve-run")
+    page.wait_for_selector("#verdict[data-status]")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_selector("#panel-solve:not([hidden])")
+    page.wait_for_selector("#verdict[data-status=multiple]")
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1400, "height": 900}, {"width": 390, "height": 844}],

@@ -98,7 +98,11 @@ export class Board {
     this.rowSlots = Math.max(1, ...puzzle.rows.map((_, i) => this.slotsOf("rows", i)));
     this.colSlots = Math.max(1, ...puzzle.columns.map((_, i) => this.slotsOf("columns", i)));
     const fitW = (Math.max(room.width, 280) - 8) / (w + this.rowSlots);
-    const fitH = (Math.max(window.innerHeight - Math.max(room.top, 0), 320) - 24) / (h + this.colSlots);
+    // beside the panel the board fits the window's height below its top; under the panel (a narrow
+    // screen, where the page scrolls) three quarters of the window's height
+    const narrow = window.innerWidth <= 800;
+    const tall = narrow ? window.innerHeight * 0.75 : Math.max(window.innerHeight - Math.max(room.top, 0), 320);
+    const fitH = (tall - 24) / (h + this.colSlots);
     const s = Math.max(8, Math.min(30, Math.floor(Math.min(fitW, fitH))));
     this.s = s;
     this.ox = this.rowSlots * s + 2;

@@ -30,6 +30,7 @@ export const app = {
   linkVersion: 0,
   linkPending: false, // a change not yet in the address bar (for the tests)
   linkPush: false, // the next link is a new puzzle: a new history entry
+  restoring: null, // while a link from the history opens: its entry's state ({mode, solved, step})
   link: "",
 
   message(text, error = false) {
@@ -99,6 +100,12 @@ export const app = {
     if (next.enter) next.enter();
   },
 
+  // Something to find again after a reload or the back button (a verdict, a step position), kept in
+  // the history entry of this puzzle.
+  remember(fields) {
+    if (this.puzzle && !this.linkPending) history.replaceState({ ...(history.state || {}), ...fields }, "");
+  },
+
   // The mode a history entry keeps for its puzzle: Open is a way to another puzzle, not a view of this one.
   keptMode() {
     return this.mode === "open" ? (history.state && history.state.mode) || "solve" : this.mode;
@@ -120,7 +127,7 @@ export const app = {
     if (version !== this.linkVersion) return; // a newer puzzle is being encoded
     this.linkPending = false;
     this.link = `${location.origin}${location.pathname}${fragment}`;
-    const state = { mode: this.keptMode() };
+    const state = { ...(this.linkPush ? {} : history.state || {}), mode: this.keptMode() };
     if (this.linkPush && location.hash.length > 3) history.pushState(state, "", fragment);
     else history.replaceState(state, "", fragment);
     this.linkPush = false;
@@ -208,15 +215,23 @@ async function start() {
   }
   for (const m of Object.values(app.modes)) if (m.ready) m.ready(app.info);
   window.addEventListener("hashchange", () => {
-    if (location.href !== app.link) app.openLink(location.hash, history.state && history.state.mode, false).catch((e) => app.fail(e));
+    if (location.href === app.link) return;
+    app.restoring = history.state || {};
+    app.openLink(location.hash, app.restoring.mode, false)
+      .catch((e) => app.fail(e))
+      .finally(() => {
+        app.restoring = null;
+      });
   });
   if (linked) {
     try {
-      await app.openLink(await linked, history.state && history.state.mode, false);
+      app.restoring = history.state || {};
+      await app.openLink(await linked, app.restoring.mode, false);
     } catch (e) {
       app.switchTo("open");
       app.fail(e);
     }
+    app.restoring = null;
   } else {
     app.switchTo("open");
     app.message("Open a puzzle, or draw one in Design.");

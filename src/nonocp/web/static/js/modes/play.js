@@ -468,6 +468,20 @@ async function hint() {
     const technique = h.technique.replace(/-/g, " ");
     say(`${technique[0].toUpperCase()}${technique.slice(1)}. ${h.text} ${todo(h.cells)}`, "tip");
     info.title = h.about || "";
+    if (h.before.length) {
+      // in colour, steps that only narrowed the colours a cell can take come first (no cell to mark)
+      const more = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = `It follows ${plural(h.before.length, "step", "steps")} that narrow colours without deciding a cell`;
+      const list = document.createElement("ol");
+      for (const text of h.before) {
+        const li = document.createElement("li");
+        li.textContent = text;
+        list.appendChild(li);
+      }
+      more.append(summary, list);
+      info.appendChild(more);
+    }
   } else if (h.kind === "guess") {
     say("Only a guess remains: no further cell follows from your grid by logic. Choose a cell, try a colour, and see where it leads.", "");
   } else if (h.kind === "solved") {

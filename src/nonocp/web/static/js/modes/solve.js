@@ -67,6 +67,7 @@ async function run() {
     const result = await api.post("solve", body, { signal: controller.signal });
     app.solved = { result, index: 0, roundTrip: Math.round(performance.now() - started) };
     app.message("");
+    app.remember({ solved: true });
     show();
   } catch (e) {
     if (api.isAbort(e)) return;
@@ -114,6 +115,8 @@ export default {
   enter() {
     if (app.puzzle) app.board.show(app.puzzle);
     show();
+    // a reload (or the back button) of a puzzle that was solved: solve it again
+    if (app.puzzle && !app.solved && app.restoring && app.restoring.solved) run();
   },
 
   run,

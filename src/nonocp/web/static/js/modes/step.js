@@ -129,6 +129,7 @@ async function act(action, extra = {}) {
     const body = { puzzle: app.request(), action, state: answer ? answer.state : null, ...extra };
     const got = await api.post("step", body, { signal: controller.signal });
     answer = got;
+    app.remember({ step: got.position });
     show(action === "back" || action === "jump" ? null : got.taken.length ? got.taken : null);
     return got;
   } catch (e) {
@@ -216,7 +217,13 @@ export default {
     app.board.show(app.puzzle);
     if (!this.available) return;
     if (answer) show();
-    else start();
+    else {
+      // a reload (or the back button): back to the step it was at
+      const at = app.restoring && app.restoring.step;
+      start().then(() => {
+        if (at && answer) act("jump", { target: at });
+      });
+    }
   },
 
   leave() {
