@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from nonocp import solve
+from conftest import PUZZLES
+from nonocp import load, solve
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle, clues_of
 from nonocp.formats import dumps
@@ -152,6 +153,27 @@ def test_a_15x15_puzzle_played_to_the_end_with_hints_alone(page, shots):
     # every clue is greyed out once the grid is complete
     assert page.locator("svg.board .blk").count() == page.locator("svg.board .blk.done").count()
     page.screenshot(path=str(shots / "play-solved-desk.png"))
+
+
+def test_a_colour_puzzle_played_to_the_end_with_hints_choosing_colours_by_key(page):
+    open_shipped(page, "fish.non")
+    go(page, "play")
+    fish = load(str(PUZZLES / "fish.non"))[0]
+    goal = [v for row in fish.meta.goal.cells for v in row]
+    assert page.locator("#play-colours .swatch").count() == len(fish.palette) - 1
+    w = fish.width
+    for _ in range(200):
+        if page.get_attribute("#play-info", "data-solved") is not None:
+            break
+        ask(page, "hint")
+        assert page.get_attribute("#play-info", "data-hint") == "deduction", page.inner_text("#play-info")
+        for r, c, v in page.evaluate("window.nonocp.modes.play.state.hint.cells"):
+            assert goal[r * w + c] == v
+            if v:
+                page.keyboard.press(str(v))  # the fill colour
+            click_cell(page, r, c, "left" if v else "right")
+    assert page.get_attribute("#play-info", "data-solved") == "1"
+    assert [max(v, 0) for v in cells(page)] == goal
 
 
 def test_check_marks_exactly_the_wrong_cell_and_the_hint_points_at_it_first(page):

@@ -37,6 +37,9 @@ MAX_KNOWN = 20
 # steps taken from one grid before the hint gives up looking for one that decides a cell (in colour, a
 # step may narrow candidates without deciding any)
 MAX_HINT_STEPS = 400
+# steps the engine makes ahead per request while looking for a hint (the stepper's default is for stepping
+# through a whole solve; a hint is usually the first step)
+HINT_BATCH = 16
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,7 @@ def hint(puzzle: Puzzle, cells: list[int], known: Known, deadline: float | None 
     masks = [full if v == UNKNOWN else 1 << v for v in cells]
     left = None if deadline is None else max(0.01, deadline - time.monotonic())
     stepper = Stepper.from_grid(puzzle, masks, time_limit=left)
+    stepper.batch = HINT_BATCH
     before: list[Step] = []
     for _ in range(MAX_HINT_STEPS):
         taken = stepper.step()

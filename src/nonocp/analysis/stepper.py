@@ -77,6 +77,7 @@ class Stepper:
         self.classify = classify
         self.residue = residue
         self.time_limit = time_limit  # per request to the engine (None: no limit)
+        self.batch = BATCH  # steps made ahead per request to the engine (a hint wants only the next few)
         self.maker = StepMaker(puzzle, classify=classify)
         self.ahead: deque[Step] = deque()  # steps made ahead by the engine, not taken yet
         self.ahead_ends = False  # the engine's run behind `ahead` ended by itself (solution or no more)
@@ -160,7 +161,7 @@ class Stepper:
 
         def observe(ev: native.Event) -> None:
             shadow.event(ev)
-            if len(shadow.steps) >= BATCH:
+            if len(shadow.steps) >= self.batch:
                 raise _Full
 
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit

@@ -363,11 +363,14 @@ async function ask(action) {
   st.controller = new AbortController();
   const busy = action === "check" ? $("play-check") : $("play-hint");
   busy.setAttribute("aria-busy", "true");
+  // the first request on a puzzle also finds its solutions: on a hard one that takes seconds
+  const slow = setTimeout(() => say(`${action === "check" ? "Checking" : "Looking for a hint"}… (the first time on a big puzzle, the server solves it too)`), 600);
   const started = performance.now();
+  const most = app.info ? app.info.limits.max_time_limit : 30;
   try {
     const got = await api.post(
       "play",
-      { puzzle: app.request(), cells: Array.from(st.cells), action, channel: `${api.PAGE_ID}/play` },
+      { puzzle: app.request(), cells: Array.from(st.cells), action, channel: `${api.PAGE_ID}/play`, time_limit: Math.min(30, most) },
       { signal: st.controller.signal },
     );
     got.ms = Math.round(performance.now() - started);
@@ -376,6 +379,7 @@ async function ask(action) {
     if (!api.isAbort(e)) say(e.message, "bad");
     return null;
   } finally {
+    clearTimeout(slow);
     busy.removeAttribute("aria-busy");
   }
 }
@@ -424,7 +428,8 @@ async function check() {
   const started = performance.now();
   const cellsAsked = progress.cellsToText(st.cells);
   const got = await ask("check");
-  if (!got || progress.cellsToText(st.cells) !== cellsAsked) return; // the grid moved on meanwhile
+  if (!got) return;
+  if (progress.cellsToText(st.cells) !== cellsAsked) return say("The grid changed while the server looked: ask again.");
   const c = got.check;
   const w = st.puzzle.width;
   $("play-info").dataset.check = c.status;
@@ -446,7 +451,8 @@ async function hint() {
   const started = performance.now();
   const cellsAsked = progress.cellsToText(st.cells);
   const got = await ask("hint");
-  if (!got || progress.cellsToText(st.cells) !== cellsAsked) return;
+  if (!got) return;
+  if (progress.cellsToText(st.cells) !== cellsAsked) return say("The grid changed while the server looked: ask again.");
   const h = got.hint;
   const w = st.puzzle.width;
   st.hint = h;
