@@ -12,8 +12,6 @@ from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import grids, palette_of, puzzle_from_grid, puzzles_with_grid
 
-pytest.importorskip("pysat")
-
 
 def B(*lengths: int):
     return tuple(Block(n) for n in lengths)

@@ -18,7 +18,6 @@ from nonocp.engines.forked import fork_available
 from oracle import brute_force
 from strategies import puzzles_with_grid
 
-pytest.importorskip("pysat")
 pytestmark = pytest.mark.skipif(not fork_available(), reason="the race runs its members in forked children")
 
 import nonocp.engines.auto as auto_module  # noqa: E402 (after the skips: it needs nothing heavy, but says why)

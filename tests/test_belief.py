@@ -105,6 +105,7 @@ def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
 
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built here (the reference core would "
                     "take hours on these pictures)")
+@pytest.mark.slow  # seconds each, and it needs the beliefs to keep deciding them
 @pytest.mark.parametrize("name", ["webpbn-knotty.txt", "webpbn-faase.txt"])
 def test_beliefs_decide_the_big_pictures_the_search_alone_cannot(name):
     """Knotty and Faase have several solutions; without beliefs the native search finds no first solution of

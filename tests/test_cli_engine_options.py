@@ -22,7 +22,6 @@ def solve_json(*args):
 
 @pytest.mark.parametrize("encoding", ["automaton", "both"])
 def test_sat_encoding_and_phase_reach_the_engine(encoding):
-    pytest.importorskip("pysat")
     r, docs = solve_json(PUZZLES / "eyes.non", "-b", "sat", "-O", f"encoding={encoding}",
                          "--option", "phase=background", "--all")
     assert r.exit_code == 0, r.stderr
@@ -32,7 +31,6 @@ def test_sat_encoding_and_phase_reach_the_engine(encoding):
 
 
 def test_auto_passes_sat_options_on():
-    pytest.importorskip("pysat")
     r, docs = solve_json(PUZZLES / "eyes.non", "-b", "auto", "-O", "encoding=automaton", "-O", "probe=yes")
     assert r.exit_code == 0, r.stderr
     assert docs[0]["status"] == "multiple"
@@ -59,8 +57,6 @@ def test_native_switches_still_give_the_right_answer():
     ],
 )
 def test_a_bad_option_is_a_one_line_usage_error(args, message):
-    if "sat" in args:
-        pytest.importorskip("pysat")
     r = runner.invoke(app, ["solve", str(PUZZLES / "eyes.non"), *args])
     assert r.exit_code == 2
     assert message in r.stderr

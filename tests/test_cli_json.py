@@ -7,12 +7,10 @@ import json
 import subprocess
 import sys
 
-import pytest
+import jsonschema
 
 from conftest import PUZZLES, ROOT
 from nonocp.cli.schemas import SCHEMAS
-
-jsonschema = pytest.importorskip("jsonschema")
 
 
 def json_lines(*args: str, code: int | None = 0, stdin: bytes | None = None) -> list[dict]:

@@ -15,11 +15,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("distributed")
 
 from nonocp.engines import BACKENDS  # noqa: E402
 from oracle import brute_force  # noqa: E402
@@ -75,8 +74,6 @@ def expected_verdict(path: Path) -> str:
 # ----------------------------------------------------------------------------------------- same answers
 def test_the_cluster_gives_the_local_pools_verdicts(address, tmp_path):
     engines = real_engines()
-    if not engines:
-        pytest.skip("no real engine is available")
     files = write_puzzles(tmp_path / "in", len(PICTURES))
     shipped = [ROOT / "puzzles" / n for n in ("fish.non", "cherries.non", "gen-c3-12x12.non", "gen-bundle.nonpack")]
     paths = [str(tmp_path / "in"), *(str(p) for p in shipped if p.exists())]
@@ -97,8 +94,6 @@ def test_the_cluster_gives_the_local_pools_verdicts(address, tmp_path):
 
 def test_check_on_the_cluster_agrees_with_check_here(address, tmp_path):
     engines = real_engines()
-    if len(engines) < 2:
-        pytest.skip("needs two real engines")
     files = [str(p) for p in write_puzzles(tmp_path, 4)] + [str(ROOT / "puzzles" / "fish.non")]
     docs = []
     for extra in ([], ["--cluster", address]):
@@ -189,16 +184,19 @@ def test_resume_after_an_interrupted_cluster_run_does_only_the_rest(address, clu
     assert proc.returncode == 130, err
     first = csv_rows_complete(csv_path)
     assert 5 <= len(first) < 30
-    # solves already running when the client left finish on the workers: wait for them before counting
-    wait_until(lambda: not any(cluster.client.processing().values()), "the cluster to be idle")
-    ran_before = len(tally.read_text().split())
 
     res = run_cli(["bench", str(tmp_path / "in"), "-b", "slowtally", "--cluster", address, "--no-progress",
                    "--resume", str(csv_path)])
     assert res.exit_code == 0, res.output
-    ran_now = tally.read_text().split()[ran_before:]
-    missing = {load_one(f).fingerprint() for f in files} - {r["fingerprint"] for r in first}
-    assert sorted(ran_now) == sorted(missing)  # only the rest, each once
+    # Counted, not timed: each solve writes its puzzle's fingerprint to the tally as it starts. A puzzle with a
+    # row in the first report ran once in all (the resume never ran it again); one without ran on the resume,
+    # and perhaps once more before it: solves in flight when the first run was interrupted start (and write)
+    # whenever the workers get to them, and have no row.
+    ran = Counter(tally.read_text().split())
+    done = {r["fingerprint"] for r in first}
+    missing = {load_one(f).fingerprint() for f in files} - done
+    assert {f: ran[f] for f in done} == dict.fromkeys(done, 1)
+    assert all(1 <= ran[f] <= 2 for f in missing), {f: ran[f] for f in missing}
     final = csv_rows_complete(csv_path)
     assert [r["file"] for r in final] == [str(f) for f in files]  # every puzzle once, in input order
     assert {r["fingerprint"]: r["verdict"] for r in final if r["fingerprint"] in {x["fingerprint"] for x in first}} \

@@ -3,6 +3,7 @@ its `c cell` header to decode models, has exactly the puzzle's solutions."""
 
 from __future__ import annotations
 
+import pysat.solvers as pysat_solvers
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -13,8 +14,6 @@ from nonocp.encode.cnf import ENCODINGS, TRUE, encode_puzzle
 from nonocp.encode.cnf_blocks import start_ranges
 from oracle import brute_force
 from strategies import puzzles_with_grid
-
-pysat_solvers = pytest.importorskip("pysat.solvers")
 
 
 def parse_dimacs(text: str):

@@ -345,7 +345,6 @@ def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
 def test_auto_native_first_decides_with_the_native_search():
     """`native_first`: what line logic leaves open goes to the native CDCL search first; the answers are the
     SAT stage's (brute force on small puzzles, the default auto on bigger random ones)."""
-    pytest.importorskip("pysat")
     from nonocp.engines import get_backend
     from oracle import brute_force
 
@@ -367,7 +366,6 @@ def test_auto_native_first_decides_with_the_native_search():
 @needs_c
 @pytest.mark.parametrize("found", [0, 2])  # nothing yet; an enumeration cut short (`multiple`, not complete)
 def test_auto_native_first_hands_over_to_sat_when_its_budget_is_spent(monkeypatch, found):
-    pytest.importorskip("pysat")
     from nonocp.core.result import SolveResult, status_of
     from nonocp.engines import get_backend
     from oracle import brute_force

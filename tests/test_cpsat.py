@@ -199,6 +199,7 @@ def test_the_ortools_import_is_not_counted_in_the_budget(monkeypatch):
     assert result.status is Status.MULTIPLE
 
 
+@pytest.mark.slow  # it needs Knotty to stay hard for CP-SAT
 @pytest.mark.parametrize("variant", ["enumerate", "block"])
 def test_small_budget_on_a_hard_puzzle_times_out(variant):
     """Knotty: CP-SAT does not decide it in minutes (published: not in 300 s), so a 0.5 s budget must

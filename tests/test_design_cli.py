@@ -8,7 +8,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 
-import pytest
+from PIL import Image  # noqa: E402
 from typer.testing import CliRunner
 
 from nonocp import solve
@@ -17,9 +17,6 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import clues_of
 from nonocp.formats import load
 from test_design_image import draw, encoded, random_cells, with_white_border
-
-PIL = pytest.importorskip("PIL")
-from PIL import Image  # noqa: E402
 
 runner = CliRunner()
 

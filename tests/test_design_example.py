@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import importlib
 
-import pytest
-
 from conftest import PUZZLES, ROOT
 from nonocp import solve
 from nonocp.design import analyse, from_image, make_unique
 
 DESIGN = PUZZLES / "design"
-PIL = pytest.importorskip("PIL")
 
 
 def test_the_picture_redraws_the_same(monkeypatch):

@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image  # noqa: E402
 
 from conftest import examples
 from nonocp.core.errors import NonocpError, ParseError
@@ -17,9 +18,6 @@ from nonocp.core.puzzle import clues_of
 from nonocp.design import Design, from_image
 from nonocp.design.colours import kmeans
 from nonocp.design.image import otsu, pixel_size
-
-PIL = pytest.importorskip("PIL")
-from PIL import Image  # noqa: E402
 
 COLOURS = [(255, 255, 255), (200, 30, 30), (30, 60, 200), (20, 150, 40), (240, 200, 0)]
 

@@ -21,8 +21,6 @@ from nonocp.engines import SolveOptions, get_backend
 from oracle import brute_force
 from strategies import puzzles_with_grid
 
-pytest.importorskip("pysat")
-
 ENCODINGS = ["blocks", "automaton", "both"]
 
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
-pytest.importorskip("pysat")
-
 from hypothesis import given, settings  # noqa: E402
 
 from nonocp.core.errors import NonocpError  # noqa: E402

@@ -108,7 +108,6 @@ def test_an_l_shape_has_no_symmetry_and_count_clues_are_left_alone():
 
 @pytest.fixture(scope="module")
 def sat():
-    pytest.importorskip("pysat")
     return get_backend("sat")
 
 
@@ -155,7 +154,6 @@ def test_without_a_symmetric_solution_the_search_goes_on_as_without_the_round(sa
 def test_auto_runs_the_symmetric_round_in_its_sat_stage_unless_told_not_to():
     """Two mirrored solutions (line logic cannot decide them, so the SAT stage runs): the round is tried by
     default and finds no symmetric solution; `symmetric=False` skips it; the answers agree."""
-    pytest.importorskip("pysat")
     auto = get_backend("auto")
     puzzle = MIRRORED_PAIR
     base = {"native_first": False, "race": False}
@@ -182,7 +180,6 @@ def test_knotty_is_decided_by_its_quarter_turn(sat):
 def test_the_symmetric_round_hands_over_to_any_solver(solver):
     """Kissat and Lingeling cannot be stopped, so the round runs on CaDiCaL and the count goes on with the
     solver named (Kissat: CaDiCaL, as after its own first solution); the count is brute force's either way."""
-    pytest.importorskip("pysat")
     puzzle = puzzle_from_grid(Grid.from_rows(symmetric_grid(6, seed=2)), palette_of(2))
     r = get_backend(f"sat:{solver}").solve(puzzle, SolveOptions(max_solutions=None, extra={"symmetric": True}))
     assert r.stats["symmetric_round"] == "found"

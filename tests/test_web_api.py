@@ -9,10 +9,6 @@ import csv
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx2", reason="starlette's test client needs httpx2 (the test extra)")
-
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -346,12 +342,9 @@ def test_every_static_file_is_package_data():
 
 # --- stepping ----------------------------------------------------------------------------------------
 
-def _stepper_or_skip():
-    pytest.importorskip("nonocp.analysis.stepper", reason="the step engine (nonocp.analysis.stepper) is not here")
 
 
 def test_step_walks_every_solution_and_back(client):
-    _stepper_or_skip()
     from nonocp import load
 
     puzzle = load(str(PUZZLES / "eyes.non"))[0]
@@ -379,7 +372,6 @@ def test_step_walks_every_solution_and_back(client):
 
 
 def test_step_examines_the_line_a_person_clicks(client):
-    _stepper_or_skip()
     from nonocp import load
 
     obj = to_obj(load(str(PUZZLES / "heart.non"))[0])
@@ -402,13 +394,11 @@ def test_step_examines_the_line_a_person_clicks(client):
     ],
 )
 def test_bad_step_requests_are_400(client, body, words):
-    _stepper_or_skip()
     obj = {"rows": [[1]], "columns": [[1]]}
     assert words in error_of(client.post("/api/step", json={"puzzle": obj, **body}), 400)
 
 
 def test_a_stepper_state_of_another_puzzle_is_refused(client):
-    _stepper_or_skip()
     a = {"rows": [[1], []], "columns": [[1], []]}
     b = {"rows": [[], [1]], "columns": [[], [1]]}
     state = client.post("/api/step", json={"puzzle": a, "action": "start"}).json()["state"]
@@ -433,14 +423,7 @@ def _png_of(rows: list[str], scale: int) -> bytes:
     return buf.getvalue()
 
 
-def _designer_or_skip():
-    design = pytest.importorskip("nonocp.design", reason="the designer library (nonocp.design) is not here")
-    if not hasattr(design, "from_image"):
-        pytest.skip("the designer library has no from_image yet")
-
-
 def test_import_a_picture_gives_the_design_it_draws(client):
-    _designer_or_skip()
     rows = ["0110", "1111", "0110", "0100", "1001", "0000"]
     answer = client.post("/api/design/import?name=cat.png&width=4", content=_png_of(rows, 10),
                          headers=FILE).json()
@@ -450,7 +433,6 @@ def test_import_a_picture_gives_the_design_it_draws(client):
 
 
 def test_import_refuses_what_is_not_a_picture_and_sizes_over_the_limits(client):
-    _designer_or_skip()
     error_of(client.post("/api/design/import?name=x.png", content=b"not a picture at all", headers=FILE), 400)
     assert "width" in error_of(client.post(f"/api/design/import?width={LIMITS.max_side + 1}",
                                            content=_png_of(["01"], 4), headers=FILE), 422)

@@ -23,7 +23,7 @@ if os.environ.get("NONOCP_REQUIRE_BROWSER") == "1":  # CI (.ci/run): a missing b
     assert CHROMIUM is not None, "CI needs chromium for the browser tests (.ci/run installs it with apt)"
     from playwright import sync_api
 else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+    from playwright import sync_api  # the test extra: required, so its absence fails
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium executable on PATH (Debian: apt-get install -y chromium)"
 )
@@ -315,8 +315,7 @@ def test_export_and_print_view(page, browser, tmp_path):
 
 
 def test_step_forward_and_back_and_examine_a_row(page, shots):
-    if not page.evaluate("window.nonocp.info.features.step"):
-        pytest.skip("this server has no step engine (nonocp.analysis.stepper)")
+    assert page.evaluate("window.nonocp.info.features.step")
     open_shipped(page, "fish.non")
     page.click("button[data-mode=step]")
 
@@ -352,8 +351,7 @@ def test_step_forward_and_back_and_examine_a_row(page, shots):
 
 
 def test_import_a_picture_into_the_design(page, tmp_path):
-    if not page.evaluate("window.nonocp.info.features.import_image"):
-        pytest.skip("this server has no designer library (nonocp.design)")
+    assert page.evaluate("window.nonocp.info.features.import_image")
     from test_web_api import _png_of
 
     rows = ["00100", "01110", "11111", "01110", "00100"]

@@ -19,8 +19,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("uvicorn")
-
 from conftest import PUZZLES  # noqa: E402
 
 COMMAND = [sys.executable, "-m", "nonocp.cli", "serve"]

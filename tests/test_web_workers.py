@@ -9,11 +9,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx2", reason="starlette's test client needs httpx2 (the test extra)")
-
 import procs  # noqa: E402
 from conftest import PUZZLES  # noqa: E402
 from nonocp.web import Limits  # noqa: E402
