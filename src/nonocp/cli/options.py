@@ -189,6 +189,23 @@ CellSizeOpt = Annotated[
 ]
 
 
+CLUE_KIND_CHOICES = ("runs", "counts")  # core/puzzle.py CLUE_KINDS
+
+
+def _clue_kind(value: str | None) -> str | None:
+    if value is None:
+        return None
+    v = value.strip().lower()
+    if v not in CLUE_KIND_CHOICES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(CLUE_KIND_CHOICES)}")
+    return v
+
+
+def clues_option(help_text: str) -> Any:
+    """`--clues KIND`: run clues (blocks in order) or count-and-contiguity clues (docs/count-clues.md)."""
+    return typer.Option("--clues", metavar="KIND", callback=_clue_kind, help=help_text)
+
+
 DIFFICULTY_LEVELS = ("line", "probe", "branch")
 
 

@@ -17,6 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nonocp.core.errors import NonocpError
+from nonocp.core.palette import Color, Palette
+
+# A count puzzle's colours are named a, b, c, ... in palette order (the alphabet of goals and answers).
+SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 
 @dataclass(frozen=True)
 class Count:
@@ -79,3 +85,25 @@ def clue_problem(clue: Sequence[Count], length: int, ncolors: int) -> str | None
 def clue_text(clue: Sequence[Count]) -> str:
     """`5 3* 2 0`: the text entry form of one line."""
     return " ".join(e.token() for e in clue)
+
+
+def count_colours_of(cells: Sequence[Sequence[int]], palette: Palette) -> tuple[list[list[int]], Palette]:
+    """A picture (rows of palette indices) recoloured for a count puzzle: only the colours it uses, in palette
+    order, the background (index 0) among them as a colour like the others, symbols a, b, c, ...; with the
+    cells renumbered to match. NonocpError when it uses fewer than two colours (a count puzzle needs two) or
+    more than there are symbols, or two of them share one #rrggbb (the count forms name a colour by it)."""
+    used = sorted({v for row in cells for v in row})
+    if len(used) < 2:
+        raise NonocpError("the picture has one colour; a count puzzle needs at least two")
+    if len(used) > len(SYMBOLS):
+        raise NonocpError(f"the picture has {len(used)} colours; a count puzzle holds at most {len(SYMBOLS)}")
+    seen: dict[str, str] = {}
+    for v in used:
+        colour = palette[v]
+        if colour.rgb in seen:
+            raise NonocpError(f"colours {seen[colour.rgb]!r} and {colour.name!r} are both {colour.rgb}; "
+                              "a count puzzle needs colours that differ")
+        seen[colour.rgb] = colour.name
+    new = {v: i for i, v in enumerate(used)}
+    recoloured = Palette(tuple(Color(palette[v].name, palette[v].rgb, SYMBOLS[i]) for i, v in enumerate(used)))
+    return [[new[v] for v in row] for row in cells], recoloured

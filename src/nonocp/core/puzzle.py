@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nonocp.core.counts import Count, CountClue, clue_problem, count_clues_of
+from nonocp.core.counts import Count, CountClue, clue_problem, count_clues_of, count_colours_of
 from nonocp.core.errors import InvalidPuzzleError, NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
@@ -58,6 +58,35 @@ def clues_of(grid: Grid) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     rows = tuple(line_clue(r) for r in grid.cells)
     cols = tuple(line_clue([grid.cells[r][c] for r in range(grid.height)]) for c in range(grid.width))
     return rows, cols
+
+
+def picture_puzzle(grid: Grid, palette: Palette, clue_kind: str = RUNS, meta: Meta | None = None) -> Puzzle:
+    """The puzzle whose clues the picture `grid` makes, in `clue_kind`, with the picture as its goal (`meta`'s
+    other fields kept). For count clues the palette must already be a count puzzle's (every index a colour,
+    symbols a, b, c...: core/counts.count_colours_of makes one from any picture's)."""
+    if clue_kind == COUNTS:
+        rows, cols = count_clues_of(grid.cells, len(palette))
+    else:
+        rows, cols = clues_of(grid)
+    return Puzzle(rows, cols, palette, replace(meta or Meta(), goal=grid), clue_kind)
+
+
+def with_clue_kind(puzzle: Puzzle, clue_kind: str) -> Puzzle:
+    """`puzzle` with clues of `clue_kind`: itself when it has them, else the clues its goal makes (the rest of
+    what the file said kept). NonocpError when it has no goal to make them from. To count clues, the goal's
+    colours (the background one of them) become the puzzle's; to run clues, its first colour becomes the
+    background."""
+    if puzzle.clue_kind == clue_kind:
+        return puzzle
+    goal = puzzle.meta.goal
+    if goal is None:
+        name = f" {puzzle.title!r}" if puzzle.title else ""
+        raise NonocpError(f"the puzzle{name} has {KIND_NAMES[puzzle.clue_kind]} clues and no goal picture to make "
+                          f"{KIND_NAMES[clue_kind]} clues from")
+    if clue_kind == COUNTS:
+        cells, palette = count_colours_of(goal.cells, puzzle.palette)
+        return picture_puzzle(Grid.from_rows(cells), palette, COUNTS, puzzle.meta)
+    return picture_puzzle(goal, puzzle.palette, RUNS, puzzle.meta)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
-from nonocp.core.puzzle import Meta, Puzzle, clues_of
+from nonocp.core.puzzle import RUNS, Meta, Puzzle, picture_puzzle
 from nonocp.core.result import SolveResult, Status
 from nonocp.design.moves import Cells, Move, dedupe, move_between, split_move
 from nonocp.engines import SolveOptions, get_backend
@@ -32,10 +32,10 @@ class EnginesDisagree(NonocpError):
     """Two engines gave different answers about one design (a bug in one of them)."""
 
 
-def puzzle_of(x: Cells | Grid, palette: Palette, title: str = "") -> Puzzle:
+def puzzle_of(x: Cells | Grid, palette: Palette, title: str = "", kind: str = RUNS) -> Puzzle:
+    """The puzzle of picture `x`'s clues of kind `kind`, with the picture as its goal."""
     grid = x if isinstance(x, Grid) else Grid.from_rows(x)
-    rows, cols = clues_of(grid)
-    return Puzzle(rows, cols, palette, Meta(title=title, goal=grid))
+    return picture_puzzle(grid, palette, kind, Meta(title=title))
 
 
 def left(deadline: float | None) -> float | None:
@@ -71,7 +71,8 @@ def run_solve(puzzle: Puzzle, engine: str, max_solutions: int | None, deadline: 
 
 
 def alternatives(x: Cells, palette: Palette, deadline: float | None, *, engine: str = SEARCH_ENGINE,
-                 batch: int = 6, queries: int = 24, counter: Counter | None = None) -> list[Move] | None:
+                 batch: int = 6, queries: int = 24, counter: Counter | None = None,
+                 kind: str = RUNS) -> list[Move] | None:
     """Atomic moves valid at `x` (its clues' other solutions, split into line-disjoint groups), or None
     when `x` is the unique solution of its clues.
 
@@ -79,7 +80,7 @@ def alternatives(x: Cells, palette: Palette, deadline: float | None, *, engine: 
     leave open and that no move found so far covers, a solution in which that cell differs from `x` (a
     witness), so that the moves cover the picture's ambiguous places rather than one of them many times.
     """
-    puzzle = puzzle_of(x, palette)
+    puzzle = puzzle_of(x, palette, kind=kind)
     first = run_solve(puzzle, engine, batch, deadline, counter=counter)
     if first.status is Status.UNIQUE:
         return None
@@ -87,7 +88,7 @@ def alternatives(x: Cells, palette: Palette, deadline: float | None, *, engine: 
     for g in first.solutions:
         other = [list(r) for r in g.cells]
         if other != x:
-            moves += split_move(move_between(x, other))
+            moves += split_move(move_between(x, other), kind)
     covered = {cell for m in moves for cell in m}
     full = (1 << len(palette)) - 1
     asked = 0
@@ -99,7 +100,7 @@ def alternatives(x: Cells, palette: Palette, deadline: float | None, *, engine: 
         asked += 1
         res = run_solve(puzzle, engine, 1, deadline, {(r, c): full & ~(1 << x[r][c])}, counter)
         if res.solutions:
-            found = split_move(move_between(x, [list(row) for row in res.solutions[0].cells]))
+            found = split_move(move_between(x, [list(row) for row in res.solutions[0].cells]), kind)
             moves += found
             covered |= {cell for m in found for cell in m}
     return dedupe(moves)
@@ -149,10 +150,11 @@ class Proof:
 
 
 def prove_unique(grid: Grid, palette: Palette, deadline: float | None = None,
-                 engines: tuple[str, ...] = PROOF_ENGINES) -> tuple[Proof, ...]:
-    """Each engine's proof that `grid` is the only solution of its clues; EnginesDisagree when one finds
-    another solution or a different one (the designer only proposes grids it believes unique)."""
-    puzzle = puzzle_of(grid, palette)
+                 engines: tuple[str, ...] = PROOF_ENGINES, kind: str = RUNS) -> tuple[Proof, ...]:
+    """Each engine's proof that `grid` is the only solution of its clues (of kind `kind`); EnginesDisagree
+    when one finds another solution or a different one (the designer only proposes grids it believes
+    unique)."""
+    puzzle = puzzle_of(grid, palette, kind=kind)
     proofs = []
     for name in engines:
         start = time.perf_counter()

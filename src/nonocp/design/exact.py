@@ -60,7 +60,8 @@ def fewest_changes(design: Design, *, max_changes: int = 6, time_limit: float | 
         valid = valid_moves()
         if valid:
             return valid
-        found = alternatives(x, design.palette, deadline, engine=engine, batch=4, queries=0, counter=counter)
+        found = alternatives(x, design.palette, deadline, engine=engine, batch=4, queries=0, counter=counter,
+                             kind=design.clue_kind)
         if found is None:
             return None
         pool.extend(found)

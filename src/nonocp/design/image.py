@@ -168,7 +168,7 @@ def _from_puzzle_file(data: bytes, label: str, width, height, title, fmt: str | 
         grid = _resize_grid(grid, palette, size[0], size[1])
     source = {"file": label, "kind": "picture", "image_size": [puzzle.width, puzzle.height], "size_from": size[2],
               "colors": len(palette) - 1}
-    return Design(grid, palette, title if title is not None else puzzle.title, None, source)
+    return Design(grid, palette, title if title is not None else puzzle.title, None, source, puzzle.clue_kind)
 
 
 def _resize_grid(grid: Grid, palette: Palette, width: int, height: int) -> Grid:

@@ -7,15 +7,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.core.counts import count_colours_of
 from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
-from nonocp.core.puzzle import Meta, Puzzle, clues_of
+from nonocp.core.puzzle import COUNTS, RUNS, Meta, Puzzle, picture_puzzle
 
 
 @dataclass(frozen=True)
 class Design:
     """A picture to publish as a puzzle: `grid` (palette indices, 0 = background) becomes the goal.
+
+    `clue_kind` is the kind of clues the puzzle gets: run clues, or count clues (core/counts.py), for which
+    every palette index is a colour (`as_counts()` makes such a design from any other).
 
     `margin`, when known, says per cell (row-major) how clearly the source picture chose that cell's
     colour, from 0 (on the boundary between two colours) to 1 (unmistakable). `make_unique` prefers to
@@ -28,6 +32,7 @@ class Design:
     title: str = ""
     margin: tuple[float, ...] | None = None
     source: dict[str, Any] = field(default_factory=dict, compare=False)
+    clue_kind: str = RUNS
 
     def __post_init__(self) -> None:
         if self.grid.width < 1 or self.grid.height < 1:
@@ -48,17 +53,24 @@ class Design:
 
     @property
     def colors(self) -> int:
-        """Colours besides the background (1 in black and white)."""
-        return len(self.palette) - 1
+        """Colours besides the background (1 in black and white); with count clues, every colour."""
+        return len(self.palette) - (self.clue_kind != COUNTS)
 
     def puzzle(self) -> Puzzle:
         """The puzzle whose clues are this picture's, with the picture as its goal."""
-        rows, cols = clues_of(self.grid)
-        return Puzzle(rows, cols, self.palette, Meta(title=self.title, goal=self.grid))
+        return picture_puzzle(self.grid, self.palette, self.clue_kind, Meta(title=self.title))
 
     def with_grid(self, grid: Grid) -> Design:
-        """The same design (palette, title, margins, source) painted as `grid`."""
-        return Design(grid, self.palette, self.title, self.margin, self.source)
+        """The same design (palette, title, margins, source, clue kind) painted as `grid`."""
+        return Design(grid, self.palette, self.title, self.margin, self.source, self.clue_kind)
+
+    def as_counts(self) -> Design:
+        """The same picture as a count-clue design: the colours it uses, the background one of them
+        (NonocpError when it has fewer than two)."""
+        if self.clue_kind == COUNTS:
+            return self
+        cells, palette = count_colours_of(self.grid.cells, self.palette)
+        return Design(Grid.from_rows(cells), palette, self.title, self.margin, self.source, COUNTS)
 
     @staticmethod
     def from_puzzle(puzzle: Puzzle) -> Design:
@@ -66,7 +78,7 @@ class Design:
         if puzzle.meta.goal is None:
             name = f" {puzzle.title!r}" if puzzle.title else ""
             raise NonocpError(f"the puzzle{name} has no goal picture to design from")
-        return Design(puzzle.meta.goal, puzzle.palette, puzzle.title)
+        return Design(puzzle.meta.goal, puzzle.palette, puzzle.title, clue_kind=puzzle.clue_kind)
 
     def cost(self, r: int, c: int) -> float:
         """What repainting cell (r, c) costs: 1, plus a little more the surer the picture is of it, so

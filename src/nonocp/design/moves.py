@@ -14,13 +14,19 @@ Two facts make moves cheap to work with:
   cells it would see under the whole move. So an alternative solution found by an engine, which may differ
   from `x` in several independent places at once, becomes several small atomic moves.
 
+The same holds for count clues (a line's clue is still a function of its own cells alone): a move knows
+its puzzle's clue kind and compares each touched line's clue in that kind.
+
 Grids here are mutable `list[list[int]]` (palette indices), for speed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from nonocp.core.puzzle import COUNTS, RUNS
 
 Cells = list[list[int]]
 
@@ -41,13 +47,35 @@ def runs(line: list[int]) -> list[bytes]:
     return out
 
 
+def counts(line: list[int]) -> dict[int, tuple[int, bool]]:
+    """A line's count clue in a form that compares fast: per colour present, its count and whether its cells
+    are one run. Equal exactly when the count clues are equal."""
+    seen: dict[int, list[int]] = {}
+    previous = None
+    for v in line:
+        entry = seen.get(v)
+        if entry is None:
+            seen[v] = [1, 1]
+        else:
+            entry[0] += 1
+            entry[1] += v != previous
+        previous = v
+    return {v: (n, runs_of_it == 1) for v, (n, runs_of_it) in seen.items()}
+
+
+# The clue of a line, by clue kind, in a form that compares equal exactly when the clues are equal.
+SIGNATURES: dict[str, Callable[[list[int]], Any]] = {RUNS: runs, COUNTS: counts}
+
+
 class Move:
     """An assignment {(row, col): colour}, with its cells grouped by row and by column once, because
-    validity is tested many thousands of times per search."""
+    validity is tested many thousands of times per search. `kind` is the clue kind of the puzzle it moves
+    in (what its lines must keep)."""
 
-    __slots__ = ("cells", "by_row", "by_col", "key")
+    __slots__ = ("cells", "by_row", "by_col", "key", "signature")
 
-    def __init__(self, cells: dict[tuple[int, int], int]) -> None:
+    def __init__(self, cells: dict[tuple[int, int], int], kind: str = RUNS) -> None:
+        self.signature = SIGNATURES[kind]
         self.cells = dict(sorted(cells.items()))
         self.by_row: dict[int, list[tuple[int, int]]] = {}
         self.by_col: dict[int, list[tuple[int, int]]] = {}
@@ -72,8 +100,9 @@ def move_between(x: Cells, other: Cells) -> dict[tuple[int, int], int]:
             for c, (a, b) in enumerate(zip(ra, rb, strict=True)) if a != b}
 
 
-def split_move(assignment: dict[tuple[int, int], int]) -> list[Move]:
-    """The line-disjoint groups of an assignment (each one a valid move wherever the whole is)."""
+def split_move(assignment: dict[tuple[int, int], int], kind: str = RUNS) -> list[Move]:
+    """The line-disjoint groups of an assignment (each one a valid move wherever the whole is), as moves in a
+    puzzle of clue kind `kind`."""
     parent = {cell: cell for cell in assignment}
 
     def find(a):
@@ -93,7 +122,7 @@ def split_move(assignment: dict[tuple[int, int], int]) -> list[Move]:
     groups: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
     for cell, v in assignment.items():
         groups.setdefault(find(cell), {})[cell] = v
-    return [Move(g) for g in sorted(groups.values(), key=lambda g: min(g))]
+    return [Move(g, kind) for g in sorted(groups.values(), key=lambda g: min(g))]
 
 
 def touched_lines(x: Cells, move: Move) -> tuple[set[int], set[int]]:
@@ -106,12 +135,12 @@ def touched_lines(x: Cells, move: Move) -> tuple[set[int], set[int]]:
     return rows, cols
 
 
-def _keeps_clue(line: list[int], group) -> bool:
-    """True when the line, with the (position, value) pairs of `group` painted in, keeps its runs."""
+def _keeps_clue(line: list[int], group, signature: Callable[[list[int]], Any] = runs) -> bool:
+    """True when the line, with the (position, value) pairs of `group` painted in, keeps its clue."""
     moved = list(line)
     for i, v in group:
         moved[i] = v
-    return runs(moved) == runs(line)
+    return signature(moved) == signature(line)
 
 
 def is_valid(x: Cells, move: Move) -> bool:
@@ -122,14 +151,14 @@ def is_valid(x: Cells, move: Move) -> bool:
         if all(line[c] == v for c, v in group):
             continue
         touched = True
-        if not _keeps_clue(line, group):
+        if not _keeps_clue(line, group, move.signature):
             return False
     if not touched:
         return False
     for c, group in move.by_col.items():
         if all(x[r][c] == v for r, v in group):
             continue
-        if not _keeps_clue([row[c] for row in x], group):
+        if not _keeps_clue([row[c] for row in x], group, move.signature):
             return False
     return True
 
@@ -146,11 +175,11 @@ def kills(x: Cells, cell: tuple[int, int], value: int, move: Move) -> bool:
     try:
         group = move.by_row.get(r)
         if group is not None:
-            if not _keeps_clue(x[r], group):
+            if not _keeps_clue(x[r], group, move.signature):
                 return True
         group = move.by_col.get(c)
         if group is not None:
-            if not _keeps_clue([row[c] for row in x], group):
+            if not _keeps_clue([row[c] for row in x], group, move.signature):
                 return True
         if (r, c) in move.cells:
             return all(x[rr][cc] == v for (rr, cc), v in move.cells.items())

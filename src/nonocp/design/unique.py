@@ -123,6 +123,7 @@ class _Search:
                  tries: int = 24) -> None:
         self.design = design
         self.palette = design.palette
+        self.kind = design.clue_kind
         self.goal = to_lists(design.grid)
         self.x = to_lists(design.grid)
         self.deadline = deadline
@@ -151,7 +152,8 @@ class _Search:
     # --- uniqueness -------------------------------------------------------------------------------
 
     def is_unique(self, x: Cells | None = None) -> bool:
-        result = run_solve(puzzle_of(x or self.x, self.palette), self.engine, 2, self.deadline, counter=self.counter)
+        puzzle = puzzle_of(x or self.x, self.palette, kind=self.kind)
+        result = run_solve(puzzle, self.engine, 2, self.deadline, counter=self.counter)
         return result.status.value == "unique"
 
     def valid_moves(self) -> list[Move]:
@@ -161,7 +163,8 @@ class _Search:
         while True:
             valid = self.valid_moves()
             if not valid:
-                found = alternatives(self.x, self.palette, self.deadline, engine=self.engine, counter=self.counter)
+                found = alternatives(self.x, self.palette, self.deadline, engine=self.engine, counter=self.counter,
+                                     kind=self.kind)
                 if found is None:
                     return
                 self.pool += found
@@ -199,7 +202,7 @@ class _Search:
             valid = self.valid_moves()
             if not valid:
                 found = alternatives(self.x, self.palette, self.deadline, engine=self.engine, batch=4, queries=0,
-                                     counter=self.counter)
+                                     counter=self.counter, kind=self.kind)
                 if found is None:
                     return 0
                 self.pool += found
@@ -244,7 +247,7 @@ class _Search:
     # --- logic ------------------------------------------------------------------------------------
 
     def open_cells(self, x: Cells, probe: bool) -> list[tuple[int, int]] | None:
-        masks = fixpoint(puzzle_of(x, self.palette), probe, self.deadline, self.counter)
+        masks = fixpoint(puzzle_of(x, self.palette, kind=self.kind), probe, self.deadline, self.counter)
         if masks is None:  # cannot happen for a picture's own clues
             raise AssertionError("a picture's clues contradict themselves")
         w = len(x[0])
@@ -368,7 +371,7 @@ def make_unique(
         if not search.changed():
             status = "already-unique"
         final = Grid.from_rows(search.x)
-        proofs = prove_unique(final, design.palette, deadline, proof_engines)
+        proofs = prove_unique(final, design.palette, deadline, proof_engines, design.clue_kind)
     except DesignTimeout:
         search = searches[-1]
         final = Grid.from_rows(search.x)

@@ -41,14 +41,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from nonocp.core.counts import Count, CountClue, clue_problem, clue_text
+from nonocp.core.counts import SYMBOLS, Count, CountClue, clue_problem, clue_text
 from nonocp.core.errors import InvalidPuzzleError, ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Color, Palette
 from nonocp.core.puzzle import COUNTS, Meta, Puzzle
 from nonocp.formats._common import MAX_SIDE, check_size, normalise_rgb, quoted_value, to_int
 
-SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 META_KEYS = ("title", "author", "copyright", "license", "source", "notes")
 # The game's names for two of them: its puzzle list names a puzzle by `description` and adds a `hint`.
 GAME_KEYS = {"description": "title", "hint": "notes"}

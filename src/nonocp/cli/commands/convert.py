@@ -3,6 +3,10 @@ else the extension, else the content (`-` reads standard input); the output form
 OUT's extension (`-` writes to standard output). `--format json` prints what was done as one JSON object
 (schema `convert`).
 
+`--clues counts` (implied by `--to counts`) turns run-clue puzzles into count-clue puzzles made from their
+goal pictures (a text picture, a PBM, a file with a goal), the background one of the colours; `--clues runs`
+does the reverse. A puzzle without a goal cannot change its clue kind: exit 2, naming it.
+
 OUT is written by the one write path (nonocp.core.outputs): atomically, never over the input, written
 through (not replaced) when it is a device or FIFO. Unlike `-o` of the other commands, an existing OUT
 is not replaced without `--force`: a conversion names its target as an argument, where a slip of the
@@ -17,10 +21,14 @@ import typer
 
 from nonocp.cli.common import fail, guarded, say_unkept_text
 from nonocp.cli.inputs import STDIN, read_inputs
-from nonocp.cli.options import FromOpt, format_option
+from nonocp.cli.options import FromOpt, clues_option, format_option
+from nonocp.core.errors import NonocpError
 from nonocp.core.outputs import Outputs
 
 FormatOpt = Annotated[str, format_option(("text", "json"), "json: a one-line report of what was written")]
+CluesOpt = Annotated[str | None, clues_option(
+    "runs or counts: the clues to write, made from each puzzle's goal when the file has the other kind "
+    "(default: as in IN; counts with --to counts).")]
 
 
 def convert_command(
@@ -36,9 +44,11 @@ def convert_command(
     force: Annotated[
         bool, typer.Option("--force", help="Replace OUT if it exists (even read-only; never IN).")
     ] = False,
+    clues: CluesOpt = None,
 ) -> None:
-    """Convert every puzzle in IN to OUT's format (.non, .nonpack, webpbn .xml, .json, ...)."""
-    from nonocp.formats import dumps, format_for_extension, writable_formats
+    """Convert every puzzle in IN to OUT's format (.non, .nonpack, webpbn .xml, .json, .counts, ...)."""
+    from nonocp.core.puzzle import COUNTS, with_clue_kind
+    from nonocp.formats import FORMATS, dumps, format_for_extension, writable_formats
 
     with guarded():
         to_stdout = target == STDIN
@@ -54,6 +64,16 @@ def convert_command(
         if item.error is not None:
             fail(item.error)
         puzzles = item.puzzles
+        kinds = FORMATS[out_fmt.lower()].clue_kinds
+        kind = clues or (COUNTS if kinds == (COUNTS,) else None)
+        if kind is not None:
+            converted = []
+            for i, p in enumerate(puzzles, 1):
+                try:
+                    converted.append(with_clue_kind(p, kind))
+                except NonocpError as e:
+                    fail(f"{item.name}{f' (puzzle {i})' if len(puzzles) > 1 else ''}: {e}")
+            puzzles = converted
         text = dumps(puzzles[0] if len(puzzles) == 1 else puzzles, out_fmt.lower())
         say_unkept_text(puzzles, out_fmt.lower(), "<stdout>" if to_stdout else target)
         if to_stdout:

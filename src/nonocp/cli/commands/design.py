@@ -5,9 +5,10 @@ Reads PNG, JPEG, GIF, BMP, WebP, TIFF (Pillow) and any puzzle file with a goal (
 or to `--colors K` colours with a background (`--background`), and reports the size, the colours, the
 verdict (unique or not), the cells that differ between solutions, the difficulty and the guesses per
 solution. `--make-unique` proposes a few repainted cells after which the puzzle has one solution (proven
-by two engines); `--max-difficulty LINE` keeps going until line logic alone solves it. `-o PUZZLE`
-writes the puzzle (any writable format, the picture as its goal); `--picture FILE.png|.svg` draws the
-design before and after.
+by two engines); `--max-difficulty LINE` keeps going until line logic alone solves it. `--clues counts`
+makes a count-and-contiguity puzzle instead of run clues (the background one of its colours). `-o PUZZLE`
+writes the puzzle (any writable format that holds its clues, the picture as its goal); `--picture
+FILE.png|.svg` draws the design before and after.
 
 Exit codes: 0 done; 2 bad input; 3 the time limit ran out first; 4 the engines disagree on the proposal.
 """
@@ -26,6 +27,7 @@ from nonocp.cli.options import (
     ColorOpt,
     ForceOpt,
     FromOpt,
+    clues_option,
     console,
     difficulty_level,
     format_option,
@@ -65,6 +67,9 @@ TitleOpt = Annotated[str | None, typer.Option("--title", metavar="TITLE",
 SolutionsOpt = Annotated[int, typer.Option("--solutions", "-n", metavar="N", min=0,
                                            help="Solutions the rating walks for guesses per solution (0 = every "
                                                 "one).")]
+CluesOpt = Annotated[str | None, clues_option(
+    "runs (blocks in order) or counts (per colour a count and whether all in a row; the background is one of "
+    "the colours). Default: runs, or as the puzzle file given has them.")]
 TimeoutOpt = Annotated[float | None, timeout_option()]
 FormatOpt = Annotated[str, format_option(("text", "json"))]
 
@@ -89,6 +94,7 @@ class Job:
     fmt: str
     color: str
     cell: int
+    clues: str | None = None
 
 
 def design_command(
@@ -111,6 +117,7 @@ def design_command(
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     force: ForceOpt = False,
+    clues: CluesOpt = None,
 ) -> None:
     """Make a puzzle from a picture: verdict, ambiguous cells, difficulty; --make-unique fixes it."""
     from nonocp.core.outputs import Outputs
@@ -123,7 +130,7 @@ def design_command(
             outputs.claim(picture_out, "--picture")
         job = Job(picture, width, height, colors, threshold, background, make_unique or max_difficulty is not None,
                   max_difficulty, output, _output_format(output, to_fmt), picture_out, from_fmt, title,
-                  solutions or None, timeout, fmt, color, cell_size)
+                  solutions or None, timeout, fmt, color, cell_size, clues)
         _picture_format(picture_out)
         code = run(job, outputs)
     raise typer.Exit(code)
@@ -144,6 +151,19 @@ def _output_format(output: str | None, to_fmt: str | None) -> str | None:
     return name
 
 
+def _check_output_holds(job: Job, kind: str) -> None:
+    """Refuse, before the work, an --output format that cannot hold the design's clues."""
+    from nonocp.core.puzzle import KIND_NAMES
+    from nonocp.formats import FORMATS, writable_formats
+
+    if job.out_fmt is None or kind in FORMATS[job.out_fmt].clue_kinds:
+        return
+    holding = [f for f in writable_formats() if kind in FORMATS[f].clue_kinds]
+    other = "runs" if kind == "counts" else "counts"
+    fail(f"{job.output}: format {job.out_fmt!r} cannot hold {KIND_NAMES[kind]} clues; write {' or '.join(holding)} "
+         f"(or choose --clues {other})")
+
+
 def _picture_format(path: str | None) -> str | None:
     if path is None:
         return None
@@ -156,6 +176,7 @@ def _picture_format(path: str | None) -> str | None:
 
 
 def run(job: Job, outputs: Any) -> int:
+    import dataclasses
     import time
 
     from nonocp.design import EnginesDisagree, analyse, from_image, make_unique
@@ -167,6 +188,11 @@ def run(job: Job, outputs: Any) -> int:
 
     design = from_image(job.picture, width=job.width, height=job.height, colors=job.colors,
                         threshold=job.threshold, background=job.background, title=job.title, fmt=job.from_fmt)
+    if job.clues == "counts":
+        design = design.as_counts()
+    elif job.clues == "runs" and design.clue_kind != "runs":
+        design = dataclasses.replace(design, clue_kind="runs")  # the first colour becomes the background
+    _check_output_holds(job, design.clue_kind)
     report = analyse(design, time_limit=rest(), solutions=job.solutions)
     result = after = None
     code = EXIT_TIMEOUT if report.verdict == "timeout" else EXIT_SOLVED
@@ -188,7 +214,7 @@ def run(job: Job, outputs: Any) -> int:
     if job.picture_out is not None:
         outputs.write(job.picture_out, _picture(job, design, report, result, after), "--picture")
     if job.fmt == "json":
-        record: dict[str, Any] = {"picture": job.picture, "design": report.as_dict(),
+        record: dict[str, Any] = {"picture": job.picture, "clues": design.clue_kind, "design": report.as_dict(),
                                   "goal": design.grid.to_strings(design.palette)}
         if result is not None:
             record["make_unique"] = result.as_dict()
@@ -207,6 +233,9 @@ def _plural(n: int, word: str) -> str:
 
 def _colours_line(design) -> str:
     src = design.source
+    if design.clue_kind == "counts":
+        names = ", ".join(f"{c.symbol}={c.name} {c.rgb}" for c in design.palette.colors)
+        return f"{design.colors} ({names}); count clues (* = all in a row)"
     if design.palette.is_black_and_white:
         if "threshold" in src:
             how = "Otsu's" if src.get("threshold_from") == "otsu" else "as asked"
