@@ -46,12 +46,10 @@ def expected_verdicts() -> dict[tuple[str, int], tuple[int, str]]:
                 if not r["file"].startswith("counts-")}
 
 
-def test_count_clue_puzzles_are_not_offered_and_refused_when_opened(client):
+def test_count_clue_puzzles_are_not_listed_yet(client):
+    """The page's list offers run-clue puzzles (opening count puzzles: tests/test_web_counts.py)."""
     listed = {p["name"] for p in client.get("/api/puzzles").json()["puzzles"]}
     assert "counts-sunset.counts" not in listed and "heart.non" in listed
-    data = (PUZZLES / "counts-sunset.counts").read_bytes()
-    message = error_of(client.post("/api/open?name=counts-sunset.counts", content=data, headers=FILE), 422)
-    assert "count-and-contiguity clues" in message
 
 
 def error_of(response, status: int) -> str:

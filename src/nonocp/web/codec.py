@@ -1,6 +1,11 @@
 """Puzzles in and out of the API: the wire format is nonocp's JSON puzzle object (nonocp.formats.json_format,
 the same schema `nonocp convert --to json` writes), and uploads are files in any readable format.
 
+A count-clue puzzle travels in its own JSON form (formats/counts.py: `colors` as written, per line and colour
+`{"count": N, "allInARow": bool}`, as `convert --to json` writes it), with `"clue_kind": "counts"`, its size,
+and `palette` (each colour's name, #rrggbb and symbol, as a run-clue object's `colors`) added for drawing;
+read back, those additions are ignored and the clues and `colors` decide.
+
 Every problem becomes an ApiError with an HTTP status and a one-line message: 400 for input that cannot be
 read or is not a puzzle (a clue that cannot fit its line), 413 for a body over the size limit, 422 for a
 puzzle this server will not take (over its grid or colour limits).
@@ -71,6 +76,12 @@ def text_field(body: dict[str, Any], key: str, max_len: int = 200) -> str | None
 
 
 def to_json(puzzle: Puzzle) -> dict[str, Any]:
+    if puzzle.has_counts:
+        from nonocp.formats.counts import to_obj as count_obj
+
+        palette = [{"name": c.name, "rgb": c.rgb, "symbol": c.symbol} for c in puzzle.palette.colors]
+        return {"clue_kind": "counts", "width": puzzle.width, "height": puzzle.height, "palette": palette,
+                **count_obj(puzzle)}
     from nonocp.formats.json_format import to_obj
 
     return to_obj(puzzle)
@@ -148,9 +159,6 @@ def _read(call):
 
 
 def _valid(puzzle: Puzzle, limits: Limits) -> Puzzle:
-    if puzzle.has_counts:  # its pages edit and draw run clues
-        raise ApiError(422, "count-and-contiguity clues: the workbench takes run clues only (solve, show and explain "
-                            "them with the nonocp command)")
     check_limits(puzzle.width, puzzle.height, len(puzzle.palette), limits)
     try:
         return puzzle.validate()
@@ -209,6 +217,10 @@ def line_problems(obj: Any, limits: Limits) -> tuple[list[dict[str, Any]], Puzzl
         obj.get("columns", obj.get("cols")), list
     ):
         raise ApiError(400, "'puzzle' must be a JSON puzzle object with 'rows' and 'columns'")
+    from nonocp.formats.counts import looks_like_counts
+
+    if obj.get("clue_kind") == "counts" or looks_like_counts(obj):  # the Edit mode types run clues
+        raise ApiError(422, "count-and-contiguity clues cannot be edited here yet; open the puzzle to solve or step it")
     rows, cols = obj["rows"], obj.get("columns", obj.get("cols"))
     colors = obj.get("colors")
     check_limits(len(cols), len(rows), len(colors) if isinstance(colors, list) else 2, limits)
