@@ -240,3 +240,15 @@ def test_check_cross_validates_count_puzzles(tmp_path):
     assert out["agree"] and out["verdict"] == "unique"
     assert {e["engine"] for e in out["engines"]} == {"native", "cpsat", "sat"}
     assert all(e["solutions_ok"] for e in out["engines"])
+
+
+def test_colour_names_read_after_pillow_has_parsed_them(tmp_path):
+    """Pillow's getrgb caches a parsed name back into its table as a tuple; a process that drew a picture
+    before (the web server) must still read colour names."""
+    from PIL import ImageColor
+
+    for name in ("black", "white", "orange"):
+        ImageColor.getrgb(name)
+    p = loads(CAT_TEXT.replace("#fff44f", "white"), "counts")[0]
+    assert [c.rgb for c in p.palette.colors] == ["#ffffff", "#000000", "#3a7bd5"]
+    assert dumps(p, "counts").splitlines()[1] == "colors white black #3a7bd5"

@@ -57,10 +57,16 @@ _TOKEN = re.compile(r"(\d+)([*\u2022]?)")  # 3, or 3* / 3• (the game's mark) w
 # ------------------------------------------------------------------------------------------- colours
 
 
-def _css_colours() -> dict[str, str]:
-    from PIL import ImageColor  # the CSS colour names (Pillow is a dependency already); only when a name is used
+def css_rgb(name: str) -> str | None:
+    """The #rrggbb of a CSS colour name, or None. Pillow knows the names (a dependency already; imported only
+    when a name is used); its table is read through getrgb, which caches parsed values back into it as
+    tuples, so the table's entries are not always text."""
+    from PIL import ImageColor
 
-    return ImageColor.colormap
+    if name.lower() not in ImageColor.colormap:
+        return None
+    r, g, b = ImageColor.getrgb(name.lower())[:3]
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def colour_of(spec: str, index: int, path: str, line: int | None) -> Color:
@@ -68,7 +74,7 @@ def colour_of(spec: str, index: int, path: str, line: int | None) -> Color:
     if not isinstance(spec, str) or not spec.strip():
         raise ParseError(path, line, f"colour {index + 1}: {str(spec)[:30]!r} is not a colour (#rrggbb or a name)")
     text = spec.strip()
-    rgb = normalise_rgb(text) if text.startswith("#") else _css_colours().get(text.lower())
+    rgb = normalise_rgb(text) if text.startswith("#") else css_rgb(text)
     if rgb is None:
         raise ParseError(path, line, f"colour {index + 1}: {text[:30]!r} is neither #rrggbb nor a CSS colour name")
     return Color(text if not text.startswith("#") else rgb, rgb, SYMBOLS[index])
@@ -77,7 +83,7 @@ def colour_of(spec: str, index: int, path: str, line: int | None) -> Color:
 def colour_spec(colour: Color) -> str:
     """How a colour is written: its CSS name when it has one with that value, else #rrggbb."""
     name = colour.name.lower()
-    if not name.startswith("#") and _css_colours().get(name) == colour.rgb:
+    if not name.startswith("#") and css_rgb(name) == colour.rgb:
         return colour.name
     return colour.rgb
 
