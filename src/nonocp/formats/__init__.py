@@ -310,7 +310,7 @@ def unkept_text(puzzles: Sequence[Puzzle], fmt: str) -> list[tuple[int, str]]:
     return out
 
 
-_TEXT_FIELDS = ("title", "author", "copyright", "license", "source")
+_TEXT_FIELDS = ("title", "author", "copyright", "license", "source", "notes")
 
 
 def writable_formats() -> list[str]:
