@@ -13,8 +13,6 @@ import socket
 
 import pytest
 
-pytest.importorskip("uvicorn")
-
 from test_web_serve import get, start  # noqa: E402
 
 

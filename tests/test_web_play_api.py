@@ -7,9 +7,6 @@ import io
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx2", reason="starlette's test client needs httpx2 (the test extra)")
-
 from conftest import PUZZLES  # noqa: E402
 from nonocp import load, solve  # noqa: E402
 from nonocp.core.grid import Grid  # noqa: E402
