@@ -32,7 +32,7 @@ from nonocp.core.grid import Domains, Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Status
 from nonocp.core.verify import verify
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import QUERY_BACKEND, SolveOptions, get_backend
 
 
 class BackboneError(NonocpError):
@@ -157,7 +157,7 @@ def _absorb(possible: list[int], grid: Grid, width: int) -> None:
 
 def compute_backbone(
     puzzle: Puzzle,
-    backend: str | object = "cpsat",
+    backend: str | object = QUERY_BACKEND,
     *,
     time_limit: float | None = None,
     upper: Domains | None = None,
@@ -231,7 +231,7 @@ def compute_backbone(
 
 
 def find_backbone(
-    puzzle: Puzzle, backend: str | object = "native", *, time_limit: float | None = None, seed: int | None = None
+    puzzle: Puzzle, backend: str | object = QUERY_BACKEND, *, time_limit: float | None = None, seed: int | None = None
 ) -> Backbone:
     """What `nonocp solve --backbone` calls: queries to `backend`, pruned first by the native fixpoint.
 

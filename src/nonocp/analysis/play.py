@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from nonocp.analysis.stepper import Stepper
 from nonocp.analysis.steps import Step
 from nonocp.core.puzzle import Puzzle
-from nonocp.engines import get_backend
+from nonocp.engines import DEFAULT_BACKEND, get_backend
 from nonocp.engines.contract import SolveOptions
 from nonocp.engines.solve import solve
 
@@ -118,7 +118,7 @@ def check(puzzle: Puzzle, cells: list[int], known: Known, deadline: float | None
         left = None if deadline is None else max(0.01, deadline - time.monotonic())
         full_mask = (1 << len(puzzle.palette)) - 1
         fixed = {divmod(i, w): 1 << v for i, v in marked if (1 << v) != full_mask}
-        result = get_backend("auto").solve(puzzle, SolveOptions(max_solutions=1, time_limit=left, fixed=fixed))
+        result = get_backend(DEFAULT_BACKEND).solve(puzzle, SolveOptions(max_solutions=1, time_limit=left, fixed=fixed))
         if result.solutions:
             return Check("ok", complete=full)
         if not result.exhausted:

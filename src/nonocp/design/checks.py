@@ -15,13 +15,12 @@ from nonocp.core.palette import Palette
 from nonocp.core.puzzle import RUNS, Meta, Puzzle, picture_puzzle
 from nonocp.core.result import SolveResult, Status
 from nonocp.design.moves import Cells, Move, dedupe, move_between, split_move
-from nonocp.engines import SolveOptions, get_backend
+from nonocp.engines import PROOF_BACKENDS, QUERY_BACKEND, SolveOptions, get_backend
 
-# The engine that finds alternatives while searching: fast on pictures, and deterministic, so the same
-# design always gets the same proposal.
-SEARCH_ENGINE = "native"
-# The two independent engines that must both prove a proposal unique.
-PROOF_ENGINES = ("native", "sat")
+# The engine that finds alternatives while searching (fast on pictures, and deterministic, so the same design
+# always gets the same proposal), and the engines that must both prove a proposal unique.
+SEARCH_ENGINE = QUERY_BACKEND
+PROOF_ENGINES = PROOF_BACKENDS
 
 
 class DesignTimeout(NonocpError):

@@ -39,6 +39,7 @@ from typing import Any
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.design.checks import (
+    PROOF_ENGINES,
     SEARCH_ENGINE,
     Counter,
     DesignTimeout,
@@ -324,7 +325,7 @@ def make_unique(
     max_difficulty: str | None = None,
     time_limit: float | None = None,
     engine: str = SEARCH_ENGINE,
-    proof_engines: tuple[str, ...] = ("native", "sat"),
+    proof_engines: tuple[str, ...] = PROOF_ENGINES,
     rate_result: bool = True,
     max_rounds: int | None = None,
     sample: int = 120,

@@ -51,6 +51,11 @@ GENERAL: tuple[str, ...] = tuple(e.name for e in REGISTRY if e.role != ORACLE_RO
 # The default engine of `solve` and `bench`: the hybrid, faster overall than either of its parts on the
 # survey set (benchmarks/results/survey.md, "Why auto is the default").
 DEFAULT_BACKEND = "auto"
+# The engine of many small queries with cells fixed (backbones, a player's hint, the designer's search): it
+# answers in this process, with no child per query, and the same puzzle always takes the same path.
+QUERY_BACKEND = "native"
+# Two independent engines (a search of our own and a SAT solver) that must both prove a design unique.
+PROOF_BACKENDS: tuple[str, ...] = ("native", "sat")
 
 
 def names() -> list[str]:
@@ -112,6 +117,6 @@ def get_backend(name: str) -> Backend:
 
 
 __all__ = [
-    "BACKENDS", "DEFAULT_BACKEND", "GENERAL", "INDEPENDENT", "REGISTRY", "Backend", "Capabilities", "Entry",
-    "SolveOptions", "backend_class", "engine_help", "entry", "get_backend", "names",
+    "BACKENDS", "DEFAULT_BACKEND", "GENERAL", "INDEPENDENT", "PROOF_BACKENDS", "QUERY_BACKEND", "REGISTRY", "Backend",
+    "Capabilities", "Entry", "SolveOptions", "backend_class", "engine_help", "entry", "get_backend", "names",
 ]

@@ -6,9 +6,12 @@
     dumps(puzzle_or_list, fmt) -> str
     detect(path, text=None, fmt=None) -> str   explicit name > extension > content sniffing
 
-Adding a format is one line, e.g. a writer-only DIMACS export:
+Adding a format is one registration: its module of nonocp.formats (imported when first used) and the
+functions in it by name, e.g.
 
-    register("cnf", extensions=(".cnf",), writer=puzzle_to_dimacs)
+    register("nin", module="nin", extensions=(".nin",), reader="read_nin", sniff="sniff")
+
+or functions themselves (a writer-only DIMACS export: `register("cnf", extensions=(".cnf",), writer=...)`).
 
 A reader is `(text, path) -> list[Puzzle]` and raises only ParseError. A writer is
 `Puzzle -> str`; a `bundle_writer` (`Sequence[Puzzle] -> str`) lets `dumps` take a list.
@@ -20,6 +23,7 @@ import importlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nonocp.core.errors import NonocpError, ParseError
 from nonocp.core.outputs import write_file
@@ -28,27 +32,16 @@ from nonocp.formats._common import check_text, decode
 from nonocp.formats.files import read_bytes
 
 
-class _Deferred:
-    """Stands for a reader module in the registrations below: `non.read_non` is a function that imports
-    nonocp.formats.non when first called, so a command reading one .non file imports one reader."""
+def _deferred(module: str, function: str) -> Callable[..., Any]:
+    """`function` of nonocp.formats.`module`, imported when first called: a command reading one .non file
+    imports one reader."""
 
-    def __init__(self, module: str) -> None:
-        self.module = module
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(f"nonocp.formats.{module}"), function)(*args, **kwargs)
 
-    def __getattr__(self, function: str) -> Callable:
-        module = f"nonocp.formats.{self.module}"
+    call.__name__ = call.__qualname__ = function
+    return call
 
-        def call(*args, **kwargs):
-            return getattr(importlib.import_module(module), function)(*args, **kwargs)
-
-        call.__name__ = call.__qualname__ = function
-        return call
-
-
-_MODULES = ("gformat", "json_format", "letters", "nin", "non", "picture", "sgriddler", "simple_grid", "tournament",
-            "xml")
-gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml = map(_Deferred, _MODULES)
-count_forms = _Deferred("counts")  # count-and-contiguity clues' text form (formats/counts.py)
 
 Reader = Callable[[str, str], list[Puzzle]]
 Writer = Callable[[Puzzle], str]
@@ -81,63 +74,71 @@ FORMATS: dict[str, Format] = {}
 def register(
     name: str,
     *,
+    module: str | None = None,
     extensions: Sequence[str] = (),
-    reader: Reader | None = None,
-    writer: Writer | None = None,
-    bundle_writer: BundleWriter | None = None,
-    sniff: Sniffer | None = None,
+    reader: Reader | str | None = None,
+    writer: Writer | str | None = None,
+    bundle_writer: BundleWriter | str | None = None,
+    sniff: Sniffer | str | None = None,
     description: str = "",
-    binary_reader: BinaryReader | None = None,
-    sniff_bytes: Callable[[bytes], bool] | None = None,
+    binary_reader: BinaryReader | str | None = None,
+    sniff_bytes: Callable[[bytes], bool] | str | None = None,
     clue_kinds: Sequence[str] = (RUNS,),
 ) -> Format:
     """Add (or replace) a format. Sniffers are tried in registration order, so register specific ones first.
+    With `module` (a module of nonocp.formats) its functions are given by name, imported on first use.
     `clue_kinds`: what its writer can hold; writing a puzzle of another kind is refused in one line."""
+
+    def fn(f: Any) -> Any:
+        if isinstance(f, str):
+            if module is None:
+                raise ValueError(f"format {name}: {f!r} names a function, but no module was given")
+            return _deferred(module, f)
+        return f
+
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
-    f = Format(name, exts, reader, writer, bundle_writer, sniff, description, binary_reader, sniff_bytes,
-               tuple(clue_kinds))
+    f = Format(name, exts, fn(reader), fn(writer), fn(bundle_writer), fn(sniff), description, fn(binary_reader),
+               fn(sniff_bytes), tuple(clue_kinds))
     FORMATS[name] = f
     return f
 
 
 # Order matters for content sniffing: unmistakable formats first, the lenient .non reader last.
-register("xml", extensions=(".xml", ".pbn"), reader=xml.read_xml, writer=xml.dumps_xml,
-         bundle_writer=xml.dumps_xml_many, sniff=xml.sniff, description="webpbn XML (multi-colour, <solution> as goal)")
-register("json", extensions=(".json",), reader=json_format.read_json, writer=json_format.dumps_json,
-         bundle_writer=json_format.dumps_json_many, sniff=json_format.sniff, clue_kinds=(RUNS, COUNTS),
+register("xml", module="xml", extensions=(".xml", ".pbn"), reader="read_xml", writer="dumps_xml",
+         bundle_writer="dumps_xml_many", sniff="sniff", description="webpbn XML (multi-colour, <solution> as goal)")
+register("json", module="json_format", extensions=(".json",), reader="read_json", writer="dumps_json",
+         bundle_writer="dumps_json_many", sniff="sniff", clue_kinds=(RUNS, COUNTS),
          description="nonocp JSON (schema 1); count clues in their own JSON form (formats/counts.py)")
-register("counts", extensions=(".counts",), reader=count_forms.read_counts_text,
-         writer=count_forms.dumps_counts_text, sniff=count_forms.sniff_text, clue_kinds=(COUNTS,),
+register("counts", module="counts", extensions=(".counts",), reader="read_counts_text",
+         writer="dumps_counts_text", sniff="sniff_text", clue_kinds=(COUNTS,),
          description="count-and-contiguity clues as text (`colors` line, `rows`/`columns` of counts like 5 3* 2 0)")
-register("tournament-solution", reader=tournament.read_solution_file, sniff=tournament.sniff_solution,
+register("tournament-solution", module="tournament", reader="read_solution_file", sniff="sniff_solution",
          description="tournament solution grids ($N, rows of tab-separated 0/1), read as puzzles with goals")
-register("tournament", reader=tournament.read_tournament, sniff=tournament.sniff,
+register("tournament", module="tournament", reader="read_tournament", sniff="sniff",
          description="computer-tournament batch ($N, 25 column clues, 25 row clues; tab-separated)")
-register("sgriddler", extensions=(".sgriddler",), reader=sgriddler.read_sgriddler, sniff=sgriddler.sniff,
+register("sgriddler", module="sgriddler", extensions=(".sgriddler",), reader="read_sgriddler", sniff="sniff",
          description="Griddlers Solver 'MK Version 3.0' (reversed clues, solution grid)")
-register("letters", reader=letters.read_letters, sniff=letters.sniff,
+register("letters", module="letters", reader="read_letters", sniff="sniff",
          description="letter-coded collections (A=1, B=2, ...; one `--title` block per puzzle)")
-register("grid", reader=simple_grid.read_grid, sniff=simple_grid.sniff,
+register("grid", module="simple_grid", reader="read_grid", sniff="sniff",
          description="picross-solver text (GRID name / ROWS / COLUMNS, clues in [ ])")
-register("g", extensions=(".g",), reader=gformat.read_g, sniff=gformat.sniff, description="Olšák .g (with colours)")
-register("mk", extensions=(".mk",), reader=gformat.read_mk, sniff=gformat.sniff_mk,
+register("g", module="gformat", extensions=(".g",), reader="read_g", sniff="sniff",
+         description="Olšák .g (with colours)")
+register("mk", module="gformat", extensions=(".mk",), reader="read_mk", sniff="sniff_mk",
          description="Olšák .mk (H W, rows, #, columns)")
-register("nin", extensions=(".nin",), reader=nin.read_nin, sniff=nin.sniff,
+register("nin", module="nin", extensions=(".nin",), reader="read_nin", sniff="sniff",
          description="Jakub Wilk's .nin (W H, rows, columns)")
-register("picture", reader=picture.read_picture, sniff=picture.sniff,
+register("picture", module="picture", reader="read_picture", sniff="sniff",
          description="a solution picture as text (#/. or 1/0 rows); clues computed from it")
-register("pbm", extensions=(".pbm",), binary_reader=picture.read_pbm, sniff_bytes=picture.sniff_bytes,
+register("pbm", module="picture", extensions=(".pbm",), binary_reader="read_pbm", sniff_bytes="sniff_bytes",
          description="a netpbm P1/P4 bitmap as the solution picture; clues computed from it")
-register("nonny", reader=non.read_non,
+register("nonny", module="non", reader="read_non",
          description="Nonny's .non dialect (`color red FF0000 #`, `red 1 yellow 4`); the non reader reads it too")
-register("nonpack", extensions=(".nonpack",), reader=non.read_nonpack, writer=non.dumps_non,
-         bundle_writer=non.dumps_nonpack, description="bundle of .non puzzles separated by ====")
-register("non", extensions=(".non",), reader=non.read_non, writer=non.dumps_non,
-         bundle_writer=non.dumps_nonpack, sniff=non.sniff,
+register("nonpack", module="non", extensions=(".nonpack",), reader="read_nonpack", writer="dumps_non",
+         bundle_writer="dumps_nonpack", description="bundle of .non puzzles separated by ====")
+register("non", module="non", extensions=(".non",), reader="read_non", writer="dumps_non",
+         bundle_writer="dumps_nonpack", sniff="sniff",
          description="Simpson .non (colour extension `color a #rrggbb`; Nonny's dialect)")
-
-
-del gformat, json_format, letters, nin, non, picture, sgriddler, simple_grid, tournament, xml, count_forms
 
 
 def lazy_writer(module: str, function: str) -> Writer:

@@ -39,7 +39,7 @@ def solve(puzzle: Puzzle, engine: str, max_solutions: int, time_limit: float) ->
 def backbone(puzzle: Puzzle, time_limit: float) -> bytes:
     from nonocp.analysis.backbone import find_backbone
 
-    bb = find_backbone(puzzle, "native", time_limit=time_limit)
+    bb = find_backbone(puzzle, time_limit=time_limit)
     return encoded({
         "status": bb.status,
         "exact": bb.exact,

@@ -271,8 +271,6 @@ def proof_note(result: SolveResult, proof_dir: str) -> str:
 
 
 # The options only solve has (the shared ones are in nonocp/cli/options.py).
-FORMATS = ("text", "json", "non", "svg", "png")
-PICTURES = ("svg", "png")
 FormatOpt = Annotated[str, format_option(FORMATS, "non: the puzzle with its solution as goal")]
 MaxOpt = Annotated[int | None, max_solutions_option()]
 SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help="Random seed for engines that use one.")]
