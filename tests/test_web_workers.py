@@ -25,6 +25,11 @@ def boom(*args):
     raise ZeroDivisionError("a bug in a job")
 
 
+def spin(*args):
+    while True:
+        pass
+
+
 def _in_thread(fn):
     box = {}
 
@@ -109,3 +114,16 @@ def test_a_job_that_needs_too_much_memory_fails_alone_with_a_message():
         message = error_of(c.post("/api/rate", json={"text": (PUZZLES / "dot.non").read_text()}), 422)
         assert "memory" in message and "0.5 GiB" in message
         assert c.post("/api/solve", json={"text": (PUZZLES / "heart.non").read_text()}).json()["status"] == "unique"
+
+
+def test_reading_a_request_is_bounded_by_cpu_seconds_not_by_the_clock():
+    """A body whose reading never ends is refused after read_cpu_seconds of CPU (work done, whatever the
+    machine's load), and the server answers meanwhile."""
+    limits = Limits(max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.3, read_cpu_seconds=1)
+    with client_for(jobs={"read": spin}, limits=limits) as c:
+        t, box = _in_thread(lambda: c.post("/api/solve", json={"text": (PUZZLES / "dot.non").read_text()}))
+        assert _wait_for(lambda: c.app.state.workers.running == 1)
+        assert c.get("/api/info").status_code == 200
+        t.join(120)
+        assert "more than its 1 s of CPU time" in error_of(box["value"], 413)
+        assert c.app.state.workers.running == 0

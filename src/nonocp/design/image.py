@@ -17,6 +17,12 @@ The steps, in order:
 
 Every cell also gets a margin (how clearly it won: distance from the threshold, or the lead of its
 cluster over the runner-up), which make_unique uses to break ties between equally short fixes.
+
+Memory is bounded by what a picture takes decoded, not by its file: a 6 KB PNG can hold 7000x7000 pixels.
+Its size and mode are checked before it is decoded (MAX_DECODED_BYTES), a JPEG is decoded reduced (its
+decoder's draft mode) when it is bigger than the work needs, and a picture over WORK_PIXELS is read in
+strips of rows: each strip converted, composited over white and box-averaged by an integer factor, so
+that the whole picture is never held in more than its decoded form.
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ IMAGE_FORMATS = ("PNG", "JPEG", "GIF", "BMP", "WEBP", "TIFF", "PPM")
 MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"BM", b"RIFF", b"II*\x00", b"MM\x00*")
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_IMAGE_PIXELS = 50_000_000  # a decompression bomb is refused before it is decoded
+MAX_DECODED_BYTES = 128 * 1024 * 1024  # what a picture may take decoded, as Pillow holds it
+WORK_PIXELS = 4_000_000  # a bigger picture is worked on box-averaged to at most this many pixels
+STRIP_BYTES = 2 * 1024 * 1024  # one strip of a picture, converted to RGBA (a few copies of it are held at once)
 MAX_SIDE = 1000  # cells per side of a design
 MAX_COLORS = 16
 NATIVE_SIDE = 50
@@ -68,7 +77,11 @@ def from_image(
     if image is None:  # not an image: a puzzle file whose goal is the picture
         data = source if isinstance(source, bytes) else _read_bytes(label)
         return _from_puzzle_file(data, label, width, height, title, fmt)
-    design = _from_pil(image, label, width, height, colors, threshold, background)
+    w, h = image.size
+    size = _target(w, h, width, height, image)
+    opaque, alpha = _prepared(image)
+    image = None  # the decoded picture: the work goes on with its box-averaged form
+    design = _from_pil(opaque, alpha, (w, h), size, label, colors, threshold, background)
     return design if title is None else Design(design.grid, design.palette, title, design.margin, design.source)
 
 
@@ -130,6 +143,7 @@ def _as_image(source: Source, label: str):
 
 
 def _loaded(img, label: str):
+    """`img` decoded (its first frame), in its own mode, after checking what that will take."""
     from PIL import Image
 
     w, h = img.size
@@ -139,10 +153,61 @@ def _loaded(img, label: str):
         raise ParseError(label, None, f"the image is {w}x{h} pixels; over {MAX_IMAGE_PIXELS} pixels are refused")
     try:
         img.seek(0)  # the first frame of an animation
+        if img.format == "JPEG" and w * h > WORK_PIXELS:
+            f = _reduction(w, h)
+            img.draft("RGB", (-(-w // f), -(-h // f)))  # the decoder scales by 1/2, 1/4 or 1/8 as it reads
+        decoded = img.size[0] * img.size[1] * _bytes_per_pixel(img.mode)
+        if decoded > MAX_DECODED_BYTES:
+            raise ParseError(label, None, f"the image is {w}x{h} pixels in mode {img.mode}: {decoded >> 20} MiB "
+                                          f"decoded; over {MAX_DECODED_BYTES >> 20} MiB are refused")
         img.load()
-        return img.convert("RGBA")
+        return img
     except (OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
         raise ParseError(label, None, f"cannot read the image: {e}") from None
+
+
+def _bytes_per_pixel(mode: str) -> int:
+    """What Pillow holds per pixel of a decoded image in `mode` (RGB is padded to 4 bytes)."""
+    if mode in ("1", "L", "P"):
+        return 1
+    if mode.startswith("I;16"):
+        return 2
+    return 4
+
+
+def _reduction(w: int, h: int) -> int:
+    """The smallest whole factor that box-averages a w x h picture to at most WORK_PIXELS pixels."""
+    f = 1
+    while -(-w // f) * -(-h // f) > WORK_PIXELS:
+        f += 1
+    return f
+
+
+def _strips(img, rows: int):
+    """(top, the rows from `top`, as RGB composited over white, and alpha), `rows` at a time."""
+    from PIL import Image
+
+    w, h = img.size
+    for top in range(0, h, rows):
+        strip = img.crop((0, top, w, min(h, top + rows))).convert("RGBA")
+        white = Image.new("RGBA", strip.size, (255, 255, 255, 255))
+        yield top, Image.alpha_composite(white, strip).convert("RGB"), strip.getchannel("A")
+
+
+def _prepared(img):
+    """(opaque: RGB composited over white, alpha) of a decoded picture, box-averaged by the factor that
+    brings it to at most WORK_PIXELS pixels, read in strips (module docstring)."""
+    from PIL import Image
+
+    w, h = img.size
+    f = _reduction(w, h)
+    out_w, out_h = -(-w // f), -(-h // f)
+    opaque, alpha = Image.new("RGB", (out_w, out_h)), Image.new("L", (out_w, out_h))
+    rows = max(f, STRIP_BYTES // (4 * w) // f * f)  # a whole number of f-pixel blocks
+    for top, rgb, a in _strips(img, rows):
+        opaque.paste(rgb.reduce(f) if f > 1 else rgb, (0, top // f))
+        alpha.paste(a.reduce(f) if f > 1 else a, (0, top // f))
+    return opaque, alpha
 
 
 def _from_puzzle_file(data: bytes, label: str, width, height, title, fmt: str | None) -> Design:
@@ -191,7 +256,8 @@ def _resize_grid(grid: Grid, palette: Palette, width: int, height: int) -> Grid:
 
 
 def _target(w: int, h: int, width, height, img) -> tuple[int, int, str]:
-    """(cells across, cells down, how the size was chosen)."""
+    """(cells across, cells down, how the size was chosen); `img` (None: not a picture) is looked at for
+    pixel art only when neither side is asked."""
     if width and height:
         return width, height, "asked"
     if width:
@@ -209,32 +275,33 @@ def _target(w: int, h: int, width, height, img) -> tuple[int, int, str]:
     return max(1, round(DEFAULT_SIDE * w / h)), DEFAULT_SIDE, f"fitted to {DEFAULT_SIDE} cells"
 
 
-def _edge_profile(rgb, axis: int) -> list[float]:
-    """Per pixel column (axis 0) or row (axis 1) boundary: the mean colour difference across it."""
-    from PIL import Image, ImageChops
+def _edge_profiles(img) -> tuple[list[float], list[float]]:
+    """The mean colour difference across each pixel column boundary and each pixel row boundary (the
+    picture composited over white), summed over R, G and B; read in strips, so a big picture costs one
+    strip at a time."""
+    import numpy as np
 
-    w, h = rgb.size
-    if (w if axis == 0 else h) < 2:
-        return []
-    if axis == 0:
-        diff = ImageChops.difference(rgb.crop((1, 0, w, h)), rgb.crop((0, 0, w - 1, h)))
-        size = (w - 1, 1)
-    else:
-        diff = ImageChops.difference(rgb.crop((0, 1, w, h)), rgb.crop((0, 0, w, h - 1)))
-        size = (1, h - 1)
-    return [sum(v) for v in pixel_values(diff.resize(size, Image.Resampling.BOX))]
+    w, h = img.size
+    cols = np.zeros(max(0, w - 1))
+    rows: list[float] = []
+    last = None  # the row above the strip, for the boundary between two strips
+    for _, rgb, _ in _strips(img, max(1, STRIP_BYTES // (4 * w))):
+        a = np.asarray(rgb, dtype=np.int16)
+        if w > 1:
+            cols += np.abs(np.diff(a, axis=1)).sum(axis=(0, 2))
+        if last is not None:
+            a = np.concatenate([last, a])
+        rows.extend(np.abs(np.diff(a, axis=0)).sum(axis=(1, 2)) / w)
+        last = a[-1:]
+    return list(cols / h), rows
 
 
 def pixel_size(img) -> int | None:
     """The k > 1 for which `img` is pixel art scaled up k times, the largest such; None when there is
     none. Every colour edge must fall on a multiple of k, in both directions: between those lines only
     noise (JPEG ringing) may show, well below the strongest edge."""
-    from PIL import Image
-
-    rgba = img.convert("RGBA")
-    rgb = Image.alpha_composite(Image.new("RGBA", img.size, (255, 255, 255, 255)), rgba).convert("RGB")
-    w, h = rgb.size
-    cols, rows = _edge_profile(rgb, 0), _edge_profile(rgb, 1)
+    w, h = img.size
+    cols, rows = _edge_profiles(img)
     strongest = max(cols + rows, default=0)
     if strongest < 8:  # no edge at all: nothing tells the scale
         return None
@@ -250,13 +317,13 @@ def pixel_size(img) -> int | None:
 # --- tones and colours -----------------------------------------------------------------------------
 
 
-def _from_pil(img, label: str, width, height, colors: int, threshold, background: str) -> Design:
+def _from_pil(opaque, alpha, image_size: tuple[int, int], size: tuple[int, int, str], label: str, colors: int,
+              threshold, background: str) -> Design:
+    """The design of a picture given as (opaque RGB, alpha), `image_size` its size in pixels and `size`
+    the cells it is cut into (_target)."""
     from PIL import Image
 
-    w, h = img.size
-    cols, rows, how = _target(w, h, width, height, img)
-    alpha = img.getchannel("A")
-    opaque = Image.alpha_composite(Image.new("RGBA", img.size, (255, 255, 255, 255)), img).convert("RGB")
+    (w, h), (cols, rows, how) = image_size, size
     cell_alpha = pixel_values(alpha.resize((cols, rows), Image.Resampling.BOX))
     clear = [a < 128 for a in cell_alpha]
     source: dict[str, Any] = {"file": label, "kind": "image", "image_size": [w, h], "size_from": how,

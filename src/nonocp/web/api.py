@@ -29,6 +29,7 @@ from nonocp.web.workers import READ, SOLVE, Busy, Outcome, Workers
 
 JSON = "application/json"
 FILE = "application/octet-stream"  # an uploaded file (/api/open, /api/design/import), sent as it is
+READ_WALL_FACTOR = 10  # wall seconds per CPU second a read may take (a loaded machine shares its cores)
 
 
 def ok(data: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -105,8 +106,10 @@ class Api:
         return {**await self.job(request, "read", (kind, data, self.limits)), "arrival": arrival}
 
     async def job(self, request: Request, name: str, args: tuple) -> Any:
-        """Run a job of the `read` lane (reading, validating, exporting: no engine) and return its value."""
-        limit = self.limits.read_time_limit
+        """Run a job of the `read` lane (reading, validating, exporting: no engine) and return its value. Its
+        budget is CPU seconds (Limits.read_cpu_seconds: work, whatever the machine's load); the wall-clock
+        limit behind it only catches a worker that stopped using the CPU."""
+        limit = READ_WALL_FACTOR * self.limits.read_cpu_seconds
         outcome = await self.run(request, name, args, limit, None, READ)
         if not outcome.finished:
             raise ApiError(503, f"the request could not be read within {limit:g} s")

@@ -29,10 +29,10 @@ class Limits:
     max_running: int = 2
     max_waiting: int = 8
     # requests being read (parsed, checked, sized: in workers too, never on the event loop) at once, how
-    # many may wait for that, and the seconds one may take (a 2 MB body takes well under one)
+    # many may wait for that, and the CPU seconds reading one may take (a 2 MB body takes one or two)
     max_reading: int = 2
     max_reading_waiting: int = 16
-    read_time_limit: float = 10.0
+    read_cpu_seconds: int = 10
     # address space of one worker (RLIMIT_AS): a solve that would need more fails alone, the machine stays up
     worker_memory: int | None = 4 * 1024**3
 

@@ -85,22 +85,39 @@ def _die_with_parent() -> None:
         pass
 
 
-def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | None = None) -> None:
+class _OutOfCpu(Exception):
+    pass
+
+
+def _out_of_cpu(signum: int, frame: Any) -> None:
+    raise _OutOfCpu
+
+
+def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | None = None,
+                cpu: int | None = None) -> None:
     """The worker: run fn(*args) and send back ("ok", value), ("api", (status, message)), ("bad", message),
-    ("big", message) or ("error", message)."""
+    ("big", message) or ("error", message). `memory`: bytes of address space; `cpu`: CPU seconds, after
+    which the job is refused (SIGXCPU; the kernel kills it a second later if it is inside C code)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops and kills us
     _die_with_parent()
-    if memory is not None:
-        try:
-            import resource
+    try:
+        import resource
 
+        if memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        except (ImportError, ValueError, OSError):
-            pass  # no limit to be had here: the grid limits still bound what a request can ask
+        if cpu is not None:
+            spent = resource.getrusage(resource.RUSAGE_SELF)
+            used = int(spent.ru_utime + spent.ru_stime) + 1
+            signal.signal(signal.SIGXCPU, _out_of_cpu)
+            resource.setrlimit(resource.RLIMIT_CPU, (used + cpu, used + cpu + 1))
+    except (ImportError, ValueError, OSError, AttributeError):
+        pass  # no limit to be had here: the grid limits still bound what a request can ask
     try:
         reply: tuple = ("ok", fn(*args))
     except ApiError as e:  # a request read here and refused, with its HTTP status
         reply = ("api", (e.status, e.message))
+    except _OutOfCpu:
+        reply = ("api", (413, f"reading the request took more than its {cpu} s of CPU time; send a smaller one"))
     except NonocpError as e:  # the puzzle or the options were wrong: the client's to fix
         reply = ("bad", str(e))
     except MemoryError:
@@ -209,7 +226,7 @@ class Workers:
             try:
                 await self._acquire(slots.slots, cancel)
                 try:
-                    return await self._run_process(self.jobs[name], args, time_limit, cancel)
+                    return await self._run_process(self.jobs[name], args, time_limit, cancel, lane)
                 finally:
                     slots.slots.release()
             finally:
@@ -236,10 +253,12 @@ class Workers:
             stop.cancel()
 
     async def _run_process(
-        self, fn: Callable[..., Any], args: tuple, time_limit: float, cancel: asyncio.Event
+        self, fn: Callable[..., Any], args: tuple, time_limit: float, cancel: asyncio.Event, lane: str = SOLVE
     ) -> Outcome:
         conn_r, conn_w = self.ctx.Pipe(duplex=False)
-        proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args, self.limits.worker_memory), daemon=True)
+        cpu = self.limits.read_cpu_seconds if lane == READ else None
+        proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args, self.limits.worker_memory, cpu),
+                                daemon=True)
         start = time.monotonic()
         # start() asks the fork server for a fork and sends it the arguments (a request's body: up to
         # megabytes): in a thread, so that the event loop goes on moving bytes meanwhile
