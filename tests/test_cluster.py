@@ -249,7 +249,7 @@ def test_bad_cluster_addresses_are_one_line_errors(fakes, tmp_path, monkeypatch)
     for bad in ("nowhere", "local:0", "local:two"):
         res = run_cli(["bench", str(tmp_path), "-b", "oracle", "--no-progress", "--cluster", bad])
         assert res.exit_code == 2 and bad in res.output and "local:N" in res.output, res.output
-    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster_module, "CONNECT_SECONDS", 1)
     res = run_cli(["check", str(tmp_path / "p00.non"), "--backends", "oracle", "--cluster", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1

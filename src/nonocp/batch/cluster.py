@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import re
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -34,8 +36,12 @@ except ImportError:
     _PluginBase = object  # type: ignore[assignment, misc]
 
 INSTALL_HINT = "pip install 'nonocp[cluster]' (Dask distributed)"
-# How long to wait for a remote scheduler to answer before giving up.
-CONNECT_TIMEOUT = "20s"
+# How long to wait for a remote scheduler to answer before giving up (the handshake included: an endpoint
+# that accepts the connection and never answers as Dask does is given up on too).
+CONNECT_SECONDS = 20
+# `local:N` starts N worker processes (each with its solver processes): at most one per core this process
+# may use (and 2 on any machine), unless this variable names another cap.
+LOCAL_WORKERS_ENV = "NONOCP_LOCAL_WORKERS"
 # Tasks kept in flight per worker thread: enough that no worker waits for the client's next submission.
 IN_FLIGHT_PER_THREAD = 4
 # Quick puzzles travel several to a task, about this many seconds of solving each (see _Chunking).
@@ -68,18 +74,99 @@ def require_dask() -> None:
         raise ClusterError(f"--cluster needs Dask, which is not installed here: {INSTALL_HINT}") from None
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
 def parse_address(address: str) -> tuple[str, int | str]:
-    """("local", N) for `local:N`, else ("remote", address) for a scheduler address; ClusterError if neither."""
+    """("local", N) for `local:N`, else ("remote", address) for a scheduler address [scheme://]host:port
+    (host a name, an IPv4 address or a bracketed IPv6 one); ClusterError, in one line, for anything else."""
     text = address.strip()
-    m = re.fullmatch(r"local:(\d+)", text)
-    if m:
+    if text.lower().startswith("local"):
+        m = re.fullmatch(r"local:(\d{1,9})", text)
+        if not m:
+            raise ClusterError(f"--cluster {address}: a local cluster is local:N (N worker processes), e.g. local:2")
         n = int(m.group(1))
         if n < 1:
             raise ClusterError(f"--cluster {address}: a local cluster needs at least 1 worker (local:N, N >= 1)")
+        cap = local_worker_cap()
+        if n > cap:
+            raise ClusterError(f"--cluster {address}: at most {cap} local workers here (one per core); set "
+                               f"{LOCAL_WORKERS_ENV}={n} to start {n} anyway")
         return "local", n
-    if re.fullmatch(r"(?:(tcp|tls|ws|wss)://)?[\w.\-\[\]:]+:\d+", text):
-        return "remote", text
-    raise ClusterError(f"--cluster {address}: give a scheduler address (tcp://host:8786) or local:N")
+    return "remote", _remote_address(address, text)
+
+
+def _remote_address(address: str, text: str) -> str:
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    usage = f"--cluster {address}: give a scheduler address (tcp://host:8786) or local:N"
+    scheme, sep, _ = text.partition("://")
+    if sep and scheme.lower() not in SCHEMES:
+        raise ClusterError(f"--cluster {address}: unknown protocol {scheme!r} (use {', '.join(SCHEMES)})")
+    try:
+        parts = urlsplit(text if sep else f"tcp://{text}")
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a bracket not closed, a port that is no number
+        raise ClusterError(usage) from None
+    if not host or port is None or parts.path or parts.query or parts.fragment or parts.username:
+        raise ClusterError(usage)
+    if not 1 <= port <= 65535:
+        raise ClusterError(f"--cluster {address}: port {port} is not from 1 to 65535")
+    if "[" in parts.netloc:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ClusterError(f"--cluster {address}: {host!r} is not an IPv6 address") from None
+    elif not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9.\-]{0,252})", host):
+        raise ClusterError(f"--cluster {address}: {host!r} is not a host name or address")
+    return text
+
+
+def local_worker_cap() -> int:
+    """How many workers `local:N` may start: NONOCP_LOCAL_WORKERS when set, else the cores this process may
+    use, at least 2 (a cluster of 1,000 local workers is a thousand processes on them)."""
+    given = os.environ.get(LOCAL_WORKERS_ENV, "").strip()
+    if given:
+        if not given.isdigit() or int(given) < 1:
+            raise ClusterError(f"{LOCAL_WORKERS_ENV}={given}: give a whole number of workers, 1 or more")
+        return int(given)
+    try:
+        return max(2, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(2, os.cpu_count() or 1)
+
+
+def _remote_client(value: str, address: str) -> Any:
+    """A Client of the scheduler at `value`, or ClusterError within CONNECT_SECONDS: Dask's own timeout
+    does not cover its handshake (an endpoint that accepts and stays silent holds it for ever, one that
+    answers something else can make it read a gigantic length)."""
+    from distributed import Client
+
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = Client(value, timeout=f"{CONNECT_SECONDS}s")
+        except BaseException as e:  # noqa: BLE001 - handed to the caller, which says it in one line
+            box["error"] = e
+
+    thread = threading.Thread(target=connect, name="nonocp-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 5)
+    if thread.is_alive():
+        raise ClusterError(f"--cluster {address}: nothing there answered as a Dask scheduler within "
+                           f"{CONNECT_SECONDS} s")
+    error = box.get("error")
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    if error is not None:
+        if isinstance(error, OSError | TimeoutError):
+            why = " ".join(str(error).split())[:200] or type(error).__name__
+            raise ClusterError(f"--cluster {address}: cannot reach the Dask scheduler ({why})")
+        raise ClusterError(f"--cluster {address}: it did not answer as a Dask scheduler does "
+                           f"({type(error).__name__})")
+    return box["client"]
 
 
 def _engine_targets(engines: Iterable[str]) -> dict[str, str | None]:
@@ -115,10 +202,7 @@ class Cluster:
                 client = Client(local)
                 client.register_plugin(_QuietWorker())
             else:
-                try:
-                    client = Client(str(value), timeout=CONNECT_TIMEOUT)
-                except (OSError, TimeoutError) as e:
-                    raise ClusterError(f"--cluster {address}: cannot reach the Dask scheduler ({e})") from None
+                client = _remote_client(str(value), address)
             yield cls(client, local)
         finally:
             _close(client, local)

@@ -500,8 +500,8 @@ class CpsatBackend(Backend):
         solver = cp.CpSolver()
         p = solver.parameters
         p.num_workers = options.workers if options.workers is not None else DEFAULT_WORKERS
-        if options.seed is not None:
-            p.random_seed = int(options.seed)
+        if options.seed is not None:  # CP-SAT takes a 32-bit seed; any integer is folded into that range
+            p.random_seed = int(options.seed) % 2**31
         if deadline is not None:
             p.max_time_in_seconds = max(0.001, deadline - time.monotonic())
         for key, value in params.items():
