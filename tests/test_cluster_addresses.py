@@ -17,8 +17,6 @@ import pytest
 
 from conftest import PUZZLES
 
-pytest.importorskip("distributed", reason="the cluster extra (Dask distributed) is not installed")
-
 HEART = str(PUZZLES / "heart.non")
 NONOCP = [sys.executable, "-m", "nonocp.cli"]
 

@@ -11,10 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-Image = pytest.importorskip("PIL.Image", reason="Pillow is needed to make the pictures")
-from PIL import ImageDraw  # noqa: E402
+from PIL import Image, ImageDraw
 
 MIB = 1024 * 1024
 # Runs the command given as arguments and prints its peak resident size (the only child it waits for).
