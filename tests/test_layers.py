@@ -117,3 +117,44 @@ def test_no_import_cycles_between_packages():
 
     cycles = sorted(p for p in graph if reaches(p, p, set()))
     assert not cycles, f"packages in an import cycle: {cycles}"
+
+
+def test_no_import_cycles_between_modules():
+    """No module imports one that imports it back, directly or around a loop (lazy imports inside functions
+    count: they are the same dependency, taken later). `from package import module` is that module; a
+    compiled module counts by its stub (.pyi)."""
+    modules = _modules()
+    for stub in SRC.rglob("*.pyi"):
+        modules[".".join(stub.relative_to(SRC.parent).with_suffix("").parts)] = stub
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        if path.suffix != ".py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                         for a in node.names]
+            for name in names:
+                while name and name not in modules:
+                    name = name.rpartition(".")[0]
+                if name and name != module and name.startswith("nonocp"):
+                    graph.setdefault(module, set()).add(name)
+
+    def loop_through(start: str) -> list[str] | None:
+        stack, seen = [(start, [start])], {start}
+        while stack:
+            here, path = stack.pop()
+            for nxt in sorted(graph.get(here, ())):
+                if nxt == start:
+                    return path + [start]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, path + [nxt]))
+        return None
+
+    loops = [loop for m in sorted(graph) if (loop := loop_through(m))]
+    assert not loops, "import cycles:\n" + "\n".join(" -> ".join(loop) for loop in loops[:10])

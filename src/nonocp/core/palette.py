@@ -68,3 +68,10 @@ class Palette:
             if c.name == name:
                 return i
         raise KeyError(name)
+
+
+def contrast_color(rgb: str) -> str:
+    """Black or white, whichever reads better on a background of `rgb` (#rrggbb)."""
+    r, g, b = (int(rgb[i:i + 2], 16) for i in (1, 3, 5))
+    # ITU-R BT.601 luma; 140 rather than 128 keeps white text on mid-tone reds and blues
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"

@@ -7,6 +7,7 @@ from collections.abc import Collection
 from nonocp.core.counts import Count
 from nonocp.core.palette import Palette
 from nonocp.core.puzzle import Block, Clue, Puzzle
+from nonocp.render.count_clues import count_tokens
 
 # Cells flagged by the caller (row, column), e.g. the cells a backbone view leaves undecided.
 Marked = Collection[tuple[int, int]]
@@ -41,13 +42,5 @@ def line_tokens(puzzle: Puzzle, clue) -> list[tuple[str, int | None]]:
 
 
 def line_tokens_of_counts(clue) -> list[tuple[str, int | None]]:
-    from nonocp.render.count_clues import count_tokens
-
     return list(count_tokens(clue))
 
-
-def contrast_color(rgb: str) -> str:
-    """Black or white, whichever reads better on a background of `rgb` (#rrggbb)."""
-    r, g, b = (int(rgb[i:i + 2], 16) for i in (1, 3, 5))
-    # ITU-R BT.601 luma; 140 rather than 128 keeps white text on mid-tone reds and blues
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"

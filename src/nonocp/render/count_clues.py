@@ -8,8 +8,8 @@ under the number when the cells are all in a row, and a pale box with a grey `0`
 from __future__ import annotations
 
 from nonocp.core.counts import CountClue
+from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import contrast_color
 
 ZERO_INK = "#9a9a9a"
 ZERO_TINT = 0.8  # how far a zero count's box is paled towards white

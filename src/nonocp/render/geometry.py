@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from nonocp.core.errors import NonocpError
 from nonocp.core.grid import Grid
+from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import Marked, contrast_color
+from nonocp.render.clues import Marked
 
 # The biggest picture drawn: a PNG is held as RGB (3 bytes a pixel) and every cell is an object here and
 # a `<rect>` in SVG, so a 2000x2000 grid at 20 px (1.6 gigapixels) would take gigabytes

@@ -11,8 +11,9 @@ from collections.abc import Collection, Sequence
 from html import escape as html_escape
 from xml.sax.saxutils import escape
 
+from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import clue_tokens, contrast_color
+from nonocp.render.clues import clue_tokens
 from nonocp.render.geometry import PAPER, font_size, picture
 from nonocp.render.text import cell_symbol
 

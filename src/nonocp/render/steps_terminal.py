@@ -8,8 +8,8 @@ from collections.abc import Collection, Sequence
 
 from rich.text import Text
 
+from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import contrast_color
 from nonocp.render.partial import PartialText
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from rich.text import Text
 
 from nonocp.core.grid import Grid
+from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.clues import Marked, contrast_color
+from nonocp.render.clues import Marked
 from nonocp.render.text import layout
 
 UNDECIDED_STYLE = "on grey35"

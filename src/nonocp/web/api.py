@@ -220,7 +220,7 @@ class Api:
 
     async def play(self, request: Request) -> Response:
         """The Play mode's Check and Hint on a person's grid (nonocp.web.play)."""
-        return await play_handler(self, request)
+        return answer(await play_handler(self, request))
 
     async def import_image(self, request: Request) -> Response:
         """The body is a picture file; ?width= or ?height= (cells; the other follows the aspect ratio),

@@ -24,7 +24,6 @@ from nonocp.web.codec import ApiError
 
 if TYPE_CHECKING:
     from starlette.requests import Request
-    from starlette.responses import Response
 
 KEPT = 16  # puzzles whose solutions the server keeps
 
@@ -54,10 +53,8 @@ class Solutions:
             self._kept.popitem(last=False)
 
 
-async def handle(api: Any, request: Request) -> Response:
-    """The handler (api: nonocp.web.api.Api, whose request helpers and workers it uses)."""
-    from nonocp.web.api import answer
-
+async def handle(api: Any, request: Request) -> bytes:
+    """The handler (api: nonocp.web.api.Api, whose request helpers and workers it uses): the answer's JSON."""
     req = await api.read(request, "play")
     limit, key = req["time_limit"], req["key"]
     known = api.solutions.get(key)
@@ -68,4 +65,4 @@ async def handle(api: Any, request: Request) -> Response:
     data, found = outcome.value
     if found is not None and not found["timed_out"]:
         api.solutions.put(key, found)
-    return answer(data)
+    return data

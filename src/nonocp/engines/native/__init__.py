@@ -41,7 +41,7 @@ from typing import Any, cast
 from nonocp.core.counts import CountClue
 from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.engines.native import count_line
-from nonocp.engines.native.backend import NativeBackend
+from nonocp.engines.native.backend import NativeBackend, propagate_and_probe
 from nonocp.engines.native.engine import Engine, line_event
 from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import blocks_of, solve_line
@@ -59,33 +59,6 @@ from nonocp.engines.native.trace import (
     Residue,
     Solution,
 )
-
-
-def propagate_and_probe(
-    puzzle: Puzzle,
-    deadline: float | None = None,
-    observer: Observer | None = None,
-    fixed: dict[tuple[int, int], int] | None = None,
-    probe: bool = True,
-) -> tuple[list[int], bool, dict[str, Any]]:
-    """Line propagation then (unless `probe` is False) probing to a fixpoint; see the module docstring."""
-    start = time.monotonic()
-    engine = Engine(puzzle, deadline)
-    engine.observer = observer
-    trace = engine.report if observer is not None else None
-    core = engine.core
-    st = engine.initial_state()
-    engine.restrict(st, fixed)
-    core.set_state(st)
-    contradiction = core.propagate(None, trace) < 0
-    t1 = time.monotonic()
-    engine.stats.seconds["propagate"] = t1 - start
-    if probe and not contradiction:
-        ok, _ = core.probe(trace)
-        contradiction = not ok
-        engine.stats.seconds["probe"] = time.monotonic() - t1
-    masks = [] if contradiction else core.masks()
-    return masks, contradiction, engine.stats_dict()
 
 
 @dataclass

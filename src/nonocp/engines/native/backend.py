@@ -24,6 +24,7 @@ from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.search import enumerate_solutions
+from nonocp.engines.native.trace import Observer
 
 VERSION = "1.0"
 
@@ -118,8 +119,6 @@ class NativeBackend(Backend):
 
     def narrow(self, puzzle: Puzzle, options: SolveOptions) -> Narrowing:
         """Line propagation from `options.fixed`, then root probing unless the `probe` option is false."""
-        from nonocp.engines.native import propagate_and_probe
-
         probe = NativeBackend.options.get(options.extra, "probe", self.name)
         masks, contradiction, stats = propagate_and_probe(puzzle, options.deadline(), fixed=options.fixed, probe=probe)
         return Narrowing(masks, contradiction, stats)
@@ -207,3 +206,30 @@ class NativeBackend(Backend):
             stats=engine.stats_dict(),
             timed_out=ended_by_time(len(grids), exhausted, limit, timed_out),
         )
+
+
+def propagate_and_probe(
+    puzzle: Puzzle,
+    deadline: float | None = None,
+    observer: Observer | None = None,
+    fixed: dict[tuple[int, int], int] | None = None,
+    probe: bool = True,
+) -> tuple[list[int], bool, dict[str, Any]]:
+    """Line propagation then (unless `probe` is False) probing to a fixpoint (nonocp.engines.native says more)."""
+    start = time.monotonic()
+    engine = Engine(puzzle, deadline)
+    engine.observer = observer
+    trace = engine.report if observer is not None else None
+    core = engine.core
+    st = engine.initial_state()
+    engine.restrict(st, fixed)
+    core.set_state(st)
+    contradiction = core.propagate(None, trace) < 0
+    t1 = time.monotonic()
+    engine.stats.seconds["propagate"] = t1 - start
+    if probe and not contradiction:
+        ok, _ = core.probe(trace)
+        contradiction = not ok
+        engine.stats.seconds["probe"] = time.monotonic() - t1
+    masks = [] if contradiction else core.masks()
+    return masks, contradiction, engine.stats_dict()

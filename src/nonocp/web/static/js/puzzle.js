@@ -88,7 +88,7 @@ export function cellsOfRows(rows, colors) {
   return cells;
 }
 
-// Black or white, whichever reads better on `rgb` (the same rule as nonocp.render.clues.contrast_color).
+// Black or white, whichever reads better on `rgb` (the same rule as nonocp.core.palette.contrast_color).
 export function contrast(rgb) {
   const r = parseInt(rgb.slice(1, 3), 16);
   const g = parseInt(rgb.slice(3, 5), 16);
