@@ -113,7 +113,7 @@ def to_webpbn_xml(p: Puzzle) -> str:
 @dataclass
 class Run:
     solver: str
-    verdict: str  # unique, multiple, none, found, timeout, error, wrong
+    verdict: str  # unique, multiple, none, found (first solution), timeout, stalled (no claim), error, wrong
     cpu: float
     wall: float
     note: str = ""
@@ -220,7 +220,8 @@ class Nonosolve(Peer):
 
 class Nonogrid(Peer):
     """`nonogrid FILE.g N`: every solution it printed (or the grid propagation alone solved); a puzzle
-    proved contradictory ends in a panic naming the line that failed."""
+    proved contradictory ends in a panic naming the line that failed. On a few colour puzzles it ends with
+    cells open and nothing printed: `stalled`, no verdict."""
 
     name, ext = "nonogrid", ".g"
 
@@ -248,7 +249,8 @@ class Nonogrid(Peer):
             return ("found" if max_solutions == 1 else "multiple"), grids, ""
         if len(unique) == 1:
             return ("found" if max_solutions == 1 else "unique"), grids, ""
-        return "none", [], ""
+        # exit 0, cells left open and no solution printed: its search gave up without a claim
+        return "stalled", [], "no solution printed, no contradiction reported"
 
 
 class Pbnsolve(Peer):

@@ -139,3 +139,36 @@ def test_random_preferences_never_change_a_count():
         colours = [rng.randrange(-1, ncol + 1) for _ in range(h * w)]
         assert cdcl_enumerate(engine.core, None, found, prefer=lambda m, colours=colours: colours)
         assert {backend.state_to_grid(engine, st) for st in found} == set(brute_force(puzzle))
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+@settings(max_examples=examples(60), deadline=None)
+@given(puzzles_with_grid(max_size=9), st.data())
+def test_the_compiled_beliefs_are_the_numpy_ones(pg, data):
+    """csrc/belief.c computes belief.py's sums: the same beliefs (to rounding) on any puzzle and any start,
+    colours and adjacent blocks of different colours included, with cells already decided."""
+    puzzle, _ = pg
+    ncol = len(puzzle.palette)
+    full = (1 << ncol) - 1
+    masks = [data.draw(st.sampled_from([full, full, 1 << data.draw(st.integers(0, ncol - 1))]))
+             for _ in range(puzzle.width * puzzle.height)]
+    rounds = data.draw(st.integers(0, 12))
+    want = belief.beliefs(puzzle.rows, puzzle.cols, ncol, masks, rounds, compiled=False)
+    got = belief.beliefs(puzzle.rows, puzzle.cols, ncol, masks, rounds, compiled=True)
+    assert got.shape == want.shape
+    assert np.abs(got - want).max() < 1e-9
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_the_compiled_beliefs_on_a_survey_picture_and_their_deadline():
+    from nonocp.engines.native.limits import Timeout
+    from nonocp.formats import load
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-00016-Probably Not.txt")))[0]
+    masks = [3] * (puzzle.width * puzzle.height)
+    want = belief.beliefs(puzzle.rows, puzzle.cols, 2, masks, compiled=False)
+    got = belief.beliefs(puzzle.rows, puzzle.cols, 2, masks, compiled=True)
+    assert np.abs(got - want).max() < 1e-9
+    assert (got.argmax(2) == want.argmax(2)).all()
+    with pytest.raises(Timeout):
+        belief.beliefs(puzzle.rows, puzzle.cols, 2, masks, deadline=0.0, compiled=True)

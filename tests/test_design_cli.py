@@ -127,3 +127,34 @@ def test_time_limit_is_exit_3(tmp_path):
     path.write_bytes(buf.getvalue())
     result = runner.invoke(app, ["design", str(path), "--make-unique", "--timeout", "0.2"])
     assert result.exit_code == 3, result.output
+
+
+def test_the_report_keeps_to_its_budgets_and_says_what_it_could_not_finish():
+    """Lasts Forever solves in milliseconds, but rating it walks past the report's budget of steps: the
+    report ends with the difficulty UNKNOWN and says why, instead of running on for minutes."""
+    from conftest import corpus_path
+    from nonocp.design.report import RATING_STEPS
+
+    path = corpus_path("webpbn-survey", "free", "webpbn-06574-Lasts Forever.txt")
+    result = runner.invoke(app, ["design", str(path), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)["design"]
+    assert report["verdict"] == "unique"
+    assert report["difficulty"] == "UNKNOWN"
+    assert report["rating"]["steps"] == RATING_STEPS
+    assert f"budget of {RATING_STEPS} steps" in report["rating"]["summary"]
+
+
+def test_ambiguous_cells_out_of_budget_are_not_called_exact():
+    from nonocp.core.palette import Palette
+    from nonocp.design.model import Design
+    from nonocp.design.report import analyse
+
+    cells = with_white_border(random_cells(random.Random(15), 12, 12, 1, 0.55))  # 9 ambiguous cells
+    design = Design(Grid.from_rows(cells), Palette.black_and_white())
+    exact = analyse(design, rate=False)
+    assert exact.verdict == "multiple"
+    assert exact.ambiguous_exact
+    cut = analyse(design, rate=False, backbone_cpu=0.0)
+    assert not cut.ambiguous_exact
+    assert set(cut.ambiguous) <= set(exact.ambiguous)

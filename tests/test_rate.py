@@ -184,3 +184,17 @@ def test_guesses_per_solution():
     assert record["guesses_per_solution"] == [2, 1] and record["exhaustive"] is False
     res = runner.invoke(app, ["rate", str(PUZZLES / "smiley.non"), "--solutions", "-1"])
     assert res.exit_code == 2
+
+
+def test_a_step_budget_stops_the_rating_and_says_so():
+    """`max_steps` is a budget of work: past it the verdict is UNKNOWN and the summary names the budget."""
+    from nonocp.analysis.rate import rate
+    from nonocp.formats import load
+
+    puzzle = load(str(PUZZLES / "gen-bw-20x20.non"))[0]
+    full = rate(puzzle)
+    assert full.verdict != "UNKNOWN" and full.steps > 10
+    cut = rate(puzzle, max_steps=10)
+    assert cut.verdict == "UNKNOWN"
+    assert cut.steps == 10
+    assert "budget of 10 steps" in cut.summary

@@ -162,14 +162,17 @@ def compute_backbone(
     time_limit: float | None = None,
     upper: Domains | None = None,
     seed: int | None = None,
+    cpu_limit: float | None = None,
 ) -> Backbone:
     """The exact possible colours of every cell of `puzzle`, found by queries to `backend`.
 
     `backend` is a registry name or a Backend object; it must honour `SolveOptions.fixed`. `time_limit`
-    bounds the whole computation (each query gets what is left); colours not decided in time stay in
-    `open_`. `upper`, if given, must be sound (a superset of the true possible colours).
+    bounds the whole computation (each query gets what is left); `cpu_limit` (CPU seconds of this process and
+    its children) stops asking further queries once spent; colours not decided in time stay in `open_`.
+    `upper`, if given, must be sound (a superset of the true possible colours).
     """
     start = time.perf_counter()
+    cpu_end = None if cpu_limit is None else _cpu_seconds() + cpu_limit
     deadline = None if time_limit is None else time.monotonic() + time_limit
     solve = _solver(backend)
     w, h = puzzle.width, puzzle.height
@@ -210,7 +213,8 @@ def compute_backbone(
     open_ = [0] * (w * h)
     queries, witnesses = 1, 0
     for i in range(w * h):
-        if deadline is not None and time.monotonic() >= deadline:
+        spent = cpu_end is not None and _cpu_seconds() >= cpu_end
+        if spent or (deadline is not None and time.monotonic() >= deadline):
             open_[i] = candidates[i]  # out of time: what is not yet seen stays undecided
             continue
         while candidates[i] & ~possible[i]:
@@ -231,17 +235,27 @@ def compute_backbone(
 
 
 def find_backbone(
-    puzzle: Puzzle, backend: str | object = QUERY_BACKEND, *, time_limit: float | None = None, seed: int | None = None
+    puzzle: Puzzle, backend: str | object = QUERY_BACKEND, *, time_limit: float | None = None, seed: int | None = None,
+    cpu_limit: float | None = None,
 ) -> Backbone:
     """What `nonocp solve --backbone` calls: queries to `backend`, pruned first by the native fixpoint.
 
     The native propagation + probing fixpoint is sound, so using it as `upper` changes no answer, only
-    the number of queries (217 -> 1 on picross-solver's Two Cakes). `time_limit` bounds the whole run.
+    the number of queries (217 -> 1 on picross-solver's Two Cakes). `time_limit` bounds the whole run;
+    `cpu_limit` the CPU seconds spent asking queries (compute_backbone).
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit
     upper = native_upper_bound(puzzle, deadline)
     left = None if deadline is None else max(0.0, deadline - time.monotonic())
-    return compute_backbone(puzzle, backend, time_limit=left, upper=upper, seed=seed)
+    return compute_backbone(puzzle, backend, time_limit=left, upper=upper, seed=seed, cpu_limit=cpu_limit)
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (engines may solve in a forked child)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def backbone_from_solutions(puzzle: Puzzle, solutions: list[Grid] | tuple[Grid, ...], status: str) -> Backbone:

@@ -19,7 +19,7 @@ assumption the engine tried), guesses and backtracks, and the deepest nesting of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nonocp.analysis.explain import Explanation, explain
@@ -77,6 +77,8 @@ class Rating:
             return f"MULTIPLE: {count}; the first is reached in {self.steps} steps{how}{listed}."
         if self.verdict == "NONE":
             return f"NONE: no solution; the contradiction is reached in {self.steps} steps."
+        if self.extra.get("step_budget"):
+            return f"UNKNOWN: the rating stopped at its budget of {self.extra['step_budget']} steps."
         return f"UNKNOWN: the time limit ran out after {self.steps} steps."
 
     def as_dict(self) -> dict[str, Any]:
@@ -146,8 +148,14 @@ def rating_of(ex: Explanation) -> Rating:
     )
 
 
-def rate(puzzle: Puzzle, time_limit: float | None = None, max_solutions: int | None = 2) -> Rating:
+def rate(puzzle: Puzzle, time_limit: float | None = None, max_solutions: int | None = 2,
+         max_steps: int | None = None) -> Rating:
     """The difficulty verdict of `puzzle` (see the module docstring); `max_solutions` bounds the walk over
-    the solutions (None: all of them)."""
-    return rating_of(explain(puzzle, time_limit=time_limit, classify=False, all_solutions=True,
-                             max_solutions=max_solutions))
+    the solutions (None: all of them); `max_steps` the steps it may take (a budget of work: past it the
+    verdict is UNKNOWN and the summary says so)."""
+    ex = explain(puzzle, time_limit=time_limit, classify=False, all_solutions=True, max_solutions=max_solutions,
+                 max_steps=max_steps)
+    rating = rating_of(ex)
+    if ex.outcome == "truncated" and max_steps is not None:
+        rating = replace(rating, extra={**rating.extra, "step_budget": max_steps})
+    return rating

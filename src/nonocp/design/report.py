@@ -70,11 +70,21 @@ class DesignReport:
         return out
 
 
+# Budgets of work that keep a report to seconds on any picture whose puzzle solves in about a second (the
+# verdict itself is never cut short): the rating's walk takes tens of thousands of steps a second, and the
+# exact ambiguous cells need a query per open cell. Past a budget the report says what it could not finish
+# (difficulty UNKNOWN with the budget named; ambiguous cells not exact). benchmarks/results/design.md, "Report".
+RATING_STEPS = 20_000
+BACKBONE_CPU = 1.5  # CPU seconds of queries for the exact ambiguous cells
+
+
 def analyse(design: Design, *, time_limit: float | None = None, engine: str = SEARCH_ENGINE,
-            ambiguous: bool = True, rate: bool = True, solutions: int | None = 2) -> DesignReport:
+            ambiguous: bool = True, rate: bool = True, solutions: int | None = 2,
+            rating_steps: int | None = RATING_STEPS, backbone_cpu: float | None = BACKBONE_CPU) -> DesignReport:
     """The report on `design` (see DesignReport). `time_limit` bounds the whole analysis; `ambiguous`
     and `rate` can be turned off when only the verdict matters (a live editor checking as one draws).
-    `solutions` is how many solutions the rating walks for guesses per solution (None: every one)."""
+    `solutions` is how many solutions the rating walks for guesses per solution (None: every one).
+    `rating_steps` and `backbone_cpu` are the rating's and the ambiguous cells' budgets (None: unbounded)."""
     from nonocp.analysis.backbone import find_backbone
     from nonocp.analysis.rate import rate as rate_puzzle
 
@@ -92,7 +102,7 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
     exact = True
     if ambiguous and result.status is Status.MULTIPLE:
         try:
-            bb = find_backbone(puzzle, engine, time_limit=left(deadline))
+            bb = find_backbone(puzzle, engine, time_limit=left(deadline), cpu_limit=backbone_cpu)
             cells, exact = bb.ambiguous, bb.exact
         except DesignTimeout:
             cells, exact = _differing(result.solutions), False
@@ -102,7 +112,7 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
     difficulty = "MULTIPLE" if result.status is Status.MULTIPLE else "NONE" if result.status is Status.NONE else ""
     if rate:
         try:
-            rating = rate_puzzle(puzzle, left(deadline), max_solutions=solutions)
+            rating = rate_puzzle(puzzle, left(deadline), max_solutions=solutions, max_steps=rating_steps)
             difficulty = rating.verdict
         except DesignTimeout:
             difficulty = difficulty or "UNKNOWN"

@@ -928,8 +928,14 @@ static PyTypeObject CoreType = {
     .tp_getset = Core_getset,
 };
 
+static PyMethodDef module_functions[] = {
+    {"beliefs", core_beliefs, METH_VARARGS,
+     "beliefs(rows, cols, ncol, masks, rounds, damping, epsilon, deadline, timeout) -> floats (belief.py)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_core", "The compiled native core (see nonocp.engines.native.core).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "The compiled native core (see nonocp.engines.native.core).", -1, module_functions,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {

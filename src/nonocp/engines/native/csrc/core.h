@@ -5,7 +5,8 @@
  * solves, probes, conflicts); tests/test_core.py holds them to that. core.py documents the API.
  *
  * Files: core.h (types, the line solver, shared helpers), line.c (clue plans), core.c (the Python type:
- * state, propagation, probing), cdcl.c (the CDCL search, its explanations and the store of them).
+ * state, propagation, probing), cdcl.c (the CDCL search, its explanations and the store of them), belief.c
+ * (belief propagation for the search's preferred colours: belief.py in C).
  *
  * A line of n cells is one `word` per colour (bit i: cell i may be that colour); positions 0..n need n + 1
  * bits and the carry of the gap extension stays below bit n + 1, so lines of up to MAX_N cells fit.
@@ -210,5 +211,8 @@ PyObject *Core_cdcl_block(Core *c, PyObject *noargs);
 PyObject *Core_cdcl_restart(Core *c, PyObject *noargs);
 PyObject *Core_cdcl_prefer(Core *c, PyObject *colours);
 int cdcl_counters(struct Cdcl *d, PyObject *dict);
+
+/* belief.c: belief.py's beliefs (a module function, no Core) */
+PyObject *core_beliefs(PyObject *module, PyObject *args);
 
 #endif
