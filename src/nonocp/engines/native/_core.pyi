@@ -1,11 +1,15 @@
 """The compiled core (csrc/): what the type checker knows of it. nonocp.engines.native.core.Core is the API both
-cores implement; this stub must follow csrc/core.c's method table and getters."""
+cores implement; this stub must follow csrc/core.c's method tables (the module's and Core's) and getters."""
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 MAX_N: int
 MAX_COLOURS: int
+
+def beliefs(rows: Sequence[Sequence[tuple[int, int]]], cols: Sequence[Sequence[tuple[int, int]]], ncol: int,
+            masks: Sequence[int], rounds: int, damping: float, epsilon: float, deadline: float | None,
+            timeout: type[BaseException]) -> list[float]: ...
 
 class Core:
     H: int
