@@ -25,9 +25,7 @@ from nonocp.design.moves import counts, is_valid, kills, move_between, split_mov
 from nonocp.formats import load, loads
 from oracle import brute_force
 from strategies import palette_of
-
-PIL = pytest.importorskip("PIL")
-from test_design_image import COLOURS, draw, encoded, with_white_border  # noqa: E402
+from test_design_image import COLOURS, draw, encoded, with_white_border
 
 
 def nonocp(*args) -> subprocess.CompletedProcess:

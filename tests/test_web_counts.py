@@ -11,9 +11,6 @@ import json
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx2", reason="starlette's test client needs httpx2 (the test extra)")
-
 from conftest import PUZZLES  # noqa: E402
 from nonocp import solve  # noqa: E402
 from nonocp.core.counts import count_clues_of  # noqa: E402
