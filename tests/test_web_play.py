@@ -345,6 +345,32 @@ def test_a_phone_reaches_every_mode_without_sideways_scrolling_and_zooms_big_clu
     assert not errors, errors
 
 
+def test_a_zoomed_board_keeps_the_clues_in_sight_when_panned(page, shots):
+    # squares of 8x8 cells: short clues, so that the clue margins take well under half the view zoomed
+    grid = Grid.from_rows([[1 if (r // 8 + c // 8) % 2 == 0 else 0 for c in range(40)] for r in range(40)])
+    open_text(page, dumps(Puzzle(*clues_of(grid)), "non"))
+    for _ in range(3):
+        page.click("#zoom-in")
+    # panned to the far corner: the clues of the last row and column are beside the cells in view
+    page.evaluate("() => { const b = document.getElementById('board'); b.scrollLeft = b.scrollWidth; "
+                  "b.scrollTop = b.scrollHeight; }")
+    page.wait_for_function("() => document.querySelector('svg.board').classList.contains('scrolled')")
+    inside = page.evaluate("""() => {
+        const view = document.getElementById('board').getBoundingClientRect();
+        const box = (kind, n) => document.querySelector(
+            `svg.board .hdr[data-kind="${kind}"][data-index="${n}"] .hdr-bg`).getBoundingClientRect();
+        const row = box('row', 40), col = box('column', 40);
+        return [row.left >= view.left - 1, row.bottom <= view.bottom + 1, col.top >= view.top - 1,
+                col.right <= view.right + 1];
+    }""")
+    assert inside == [True, True, True, True]
+    # a press on a clue over the grid is not a press on the cell under it
+    row = page.locator('svg.board .hdr[data-kind="row"][data-index="40"] .hdr-bg').bounding_box()
+    page.mouse.click(row["x"] + row["width"] - 4, row["y"] + row["height"] / 2)
+    assert max(cells(page)) == -1
+    page.screenshot(path=str(shots / "play-zoomed-desk.png"))
+
+
 def test_a_drag_down_one_column_in_design_paints_exactly_that_column_and_undo_takes_it_back(page, shots):
     go(page, "design")
     page.fill("#design-width", "10")

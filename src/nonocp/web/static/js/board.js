@@ -64,6 +64,7 @@ export class Board {
     this.svg.addEventListener("contextmenu", (e) => {
       if (this.cellAt(e) >= 0) e.preventDefault();
     });
+    container.addEventListener("scroll", () => this.stick(), { passive: true });
     container.addEventListener(
       "wheel",
       (e) => {
@@ -121,11 +122,8 @@ export class Board {
     const parts = [
       `<defs><pattern id="checker" width="${2 * q}" height="${2 * q}" patternUnits="userSpaceOnUse">`,
       `<rect width="${2 * q}" height="${2 * q}" fill="#ffffff"/><rect width="${q}" height="${q}" fill="#9a9a9a"/>`,
-      `<rect x="${q}" y="${q}" width="${q}" height="${q}" fill="#9a9a9a"/></pattern></defs><g class="clues">`,
+      `<rect x="${q}" y="${q}" width="${q}" height="${q}" fill="#9a9a9a"/></pattern></defs><g class="cells">`,
     ];
-    for (let r = 0; r < h; r++) parts.push(this.headerMarkup("rows", r));
-    for (let c = 0; c < w; c++) parts.push(this.headerMarkup("columns", c));
-    parts.push('</g><g class="cells">');
     for (let r = 0; r < h; r++) {
       for (let c = 0; c < w; c++) {
         parts.push(`<rect x="${this.ox + c * s}" y="${this.oy + r * s}" width="${s}" height="${s}" fill="#ffffff" data-r="${r}" data-c="${c}"/>`);
@@ -134,10 +132,18 @@ export class Board {
     parts.push('</g><g class="crosses" pointer-events="none"></g><g class="marks" pointer-events="none"></g>');
     parts.push(`<g class="rules" pointer-events="none">${this.rulesMarkup()}</g>`);
     parts.push('<g class="overlay" pointer-events="none"></g>'); // cursor, hints: above the rules
+    // the clues come last, above the grid: when the board is zoomed and scrolled they follow the view
+    // (stick()), covering the cells under them, so that every line's clue stays in sight
+    parts.push('<g class="clues row-clues">');
+    for (let r = 0; r < h; r++) parts.push(this.headerMarkup("rows", r));
+    parts.push('</g><g class="clues col-clues">');
+    for (let c = 0; c < w; c++) parts.push(this.headerMarkup("columns", c));
+    parts.push(`</g><rect class="corner" x="0" y="0" width="${this.ox - 1}" height="${this.oy - 1}"/>`);
     svg.innerHTML = parts.join("");
-    const headers = svg.querySelector(".clues").children;
-    this.rowHeaders = Array.prototype.slice.call(headers, 0, h);
-    this.colHeaders = Array.prototype.slice.call(headers, h);
+    this.rowHeaders = Array.from(svg.querySelector(".row-clues").children);
+    this.colHeaders = Array.from(svg.querySelector(".col-clues").children);
+    this.stuck = [0, 0];
+    this.stick();
     const items = (g) => Array.from(g.querySelectorAll(".blk"));
     this.clueItems = { rows: this.rowHeaders.map(items), columns: this.colHeaders.map(items) };
     this.cellRects = Array.from(svg.querySelector(".cells").children);
@@ -431,6 +437,29 @@ export class Board {
 
   // --- zoom and pan ---------------------------------------------------------------------------------
 
+  // Keep the clues in sight of a scrolled board: the row clues move right and the column clues down by
+  // as much as the grid is scrolled past them, unless their margin would cover most of the view (long
+  // clues zoomed on a phone: then they scroll with the grid).
+  stick() {
+    if (!this.puzzle || !this.rowHeaders) return;
+    const view = this.container.getBoundingClientRect();
+    const drawn = this.svg.getBoundingClientRect();
+    const room = (margin, size) => margin * this.zoom <= 0.5 * size;
+    const x = room(this.ox, view.width)
+      ? Math.max(0, Math.min(this.puzzle.width * this.s, (view.left - drawn.left) / this.zoom)) : 0;
+    const y = room(this.oy, view.height)
+      ? Math.max(0, Math.min(this.puzzle.height * this.s, (view.top - drawn.top) / this.zoom)) : 0;
+    if (x === this.stuck[0] && y === this.stuck[1]) return;
+    this.stuck = [x, y];
+    const rows = this.svg.querySelector(".row-clues");
+    const cols = this.svg.querySelector(".col-clues");
+    const corner = this.svg.querySelector(".corner");
+    rows.setAttribute("transform", x ? `translate(${x} 0)` : "");
+    cols.setAttribute("transform", y ? `translate(0 ${y})` : "");
+    corner.setAttribute("transform", x || y ? `translate(${x} ${y})` : "");
+    this.svg.classList.toggle("scrolled", !!(x || y));
+  }
+
   applyZoom() {
     this.svg.setAttribute("width", (this.W * this.zoom).toFixed(1));
     this.svg.setAttribute("height", (this.H * this.zoom).toFixed(1));
@@ -454,6 +483,7 @@ export class Board {
     this.applyZoom();
     box.scrollLeft = offsetX + ux * zoom - ax;
     box.scrollTop = offsetY + uy * zoom - ay;
+    this.stick();
     if (this.handlers.zoomed) this.handlers.zoomed(zoom);
   }
 
@@ -482,7 +512,8 @@ export class Board {
       }
       if (this.pointers.size > 2 || this.gesture) return;
     }
-    const i = this.cellAt(event);
+    // a clue over the grid (a scrolled board) is pressed, not the cell under it
+    const i = event.target.closest && event.target.closest(".clues, .corner") ? -1 : this.cellAt(event);
     if (i < 0 || !this.handlers.cellDown) return;
     event.preventDefault();
     this.dragging = true;
