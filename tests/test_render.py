@@ -195,3 +195,53 @@ def test_every_renderer_takes_an_empty_grid(w, h):
     assert render_text(puzzle).count("|") == h
     assert len(svg_cells(render_svg(puzzle))[1]) == w * h
     assert render_png(puzzle).startswith(b"\x89PNG")
+
+
+# --- the time limit covers the drawing (issue 36, item 6) ----------------------------------------------
+
+
+def _full(width: int, height: int):
+    from nonocp.core.grid import Grid
+    from nonocp.core.puzzle import Puzzle
+
+    puzzle = Puzzle.from_clues(rows=[[width]] * height, cols=[[height]] * width)
+    return puzzle, Grid(tuple(tuple([1] * width) for _ in range(height)))
+
+
+def test_a_drawing_stops_at_its_deadline_and_says_so():
+    from nonocp.render.text import CELLS_PER_CLOCK_CHECK, CUT_NOTE, Deadline, render_text
+
+    puzzle, grid = _full(100, 2000)  # 200,000 cells: the clock is looked at every 500 rows
+    passed = Deadline(0.0)
+    text = render_text(puzzle, grid, deadline=passed)
+    rows = [line for line in text.splitlines() if "|" in line]
+    assert passed.cut and text.rstrip().endswith(CUT_NOTE)
+    assert len(rows) == CELLS_PER_CLOCK_CHECK // 100 - 1  # the rows before the first look at the clock
+    later = Deadline(None)
+    assert render_text(puzzle, grid, deadline=later).count("|") == 2000 and not later.cut
+    small, small_grid = _full(5, 5)  # under one look's worth of cells: always drawn whole
+    late = Deadline(0.0)
+    assert render_text(small, small_grid, deadline=late) == render_text(small, small_grid) and not late.cut
+
+
+def test_solve_draws_a_4_million_cell_answer_within_its_time_limit(tmp_path):
+    """`solve` of a 400x10000 grid with -t 5: it drew for 5 CPU seconds after a 1.6 s solve (24 MB of
+    text through a Segment per cell), so the command could not end within its limit. Now the whole command
+    uses under 5 CPU seconds, and either draws the whole answer (exit 0) or stops at the limit and says so
+    (exit 3)."""
+    import subprocess
+    import sys
+
+    cut_note = "(the drawing stops here: the time limit ran out; --format json has every cell)"
+    path = tmp_path / "full.non"
+    path.write_text("width 400\nheight 10000\nrows\n" + "400\n" * 10000 + "columns\n" + "10000\n" * 400)
+    code = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+            "u = resource.getrusage(resource.RUSAGE_CHILDREN); print(r.returncode, u.ru_utime + u.ru_stime); "
+            "print(r.stdout[-200:])")
+    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "nonocp.cli", "solve", str(path),
+                          "-b", "native", "-t", "5"], capture_output=True, text=True, timeout=600)
+    first, tail = out.stdout.split("\n", 1)
+    exit_code, cpu = int(first.split()[0]), float(first.split()[1])
+    assert (exit_code, tail.rstrip().endswith(cut_note)) in ((0, False), (3, True)), out.stdout
+    assert exit_code == 3 or tail.rstrip().endswith("#"), tail
+    assert cpu < 5.0, f"{cpu:.1f} CPU s"

@@ -214,10 +214,11 @@ class _Run:
         self.stats.update({f"native_{k}": v for k, v in narrowed.stats.items()})
         if narrowed.contradiction:
             return self.answer(status_of(0, True, self.limit), (), True, "native")
-        full = (1 << len(self.puzzle.palette)) - 1
-        self.fixed = {divmod(i, self.puzzle.width): m for i, m in enumerate(narrowed.masks) if m != full}
         open_cells = sum(1 for m in narrowed.masks if m & (m - 1))
         self.stats["open_cells_after_native"] = open_cells
+        if open_cells:  # what the next stages start from (a dict of every cell costs seconds on a huge grid)
+            full = (1 << len(self.puzzle.palette)) - 1
+            self.fixed = {divmod(i, self.puzzle.width): m for i, m in enumerate(narrowed.masks) if m != full}
         if open_cells == 0:  # the one candidate: every cell decided (each line checked by the exact line solver)
             grid = Grid.from_rows([[m.bit_length() - 1 for m in narrowed.masks[r * self.puzzle.width:
                                                                                 (r + 1) * self.puzzle.width]]

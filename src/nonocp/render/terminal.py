@@ -10,16 +10,18 @@ from nonocp.core.grid import Grid
 from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
 from nonocp.render.clues import Marked
-from nonocp.render.text import layout
+from nonocp.render.text import Deadline, layout
 
 UNDECIDED_STYLE = "on grey35"
 
 
-def render_rich(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None) -> Text:
-    """A rich Text of the puzzle; cells touch and are at least two columns wide, so that they look square."""
+def render_rich(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None,
+                deadline: Deadline | None = None) -> Text:
+    """A rich Text of the puzzle; cells touch and are at least two columns wide, so that they look square.
+    Cut at `deadline` as render_text is."""
     palette = puzzle.palette
     out = Text()
-    for line in layout(puzzle, grid, marked, gap=False):
+    for line in layout(puzzle, grid, marked, gap=False, deadline=deadline):
         for seg in line:
             if seg.kind == "cell":
                 rgb = palette[seg.color].rgb if seg.color is not None and not seg.marked else None

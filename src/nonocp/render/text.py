@@ -16,6 +16,8 @@ never drift apart.
 
 from __future__ import annotations
 
+import itertools
+import time
 from dataclasses import dataclass
 
 from nonocp.core.grid import Grid
@@ -24,6 +26,23 @@ from nonocp.render.clues import Marked, line_tokens
 
 UNKNOWN_CELL = " "
 MARKED_CELL = "?"
+# How many cells are drawn between two looks at the clock (a look costs more than a cell).
+CELLS_PER_CLOCK_CHECK = 50_000
+
+
+class Deadline:
+    """A time.monotonic() value by which a drawing must end; `cut` is set when one stopped at it (the rows
+    after it are left out, and a last line says so)."""
+
+    def __init__(self, at: float | None) -> None:
+        self.at = at
+        self.cut = False
+
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() > self.at
+
+
+CUT_NOTE = "(the drawing stops here: the time limit ran out; --format json has every cell)"
 
 
 @dataclass(frozen=True)
@@ -51,14 +70,19 @@ def cell_symbol(puzzle: Puzzle, color: int) -> str:
     return puzzle.palette[color].symbol
 
 
-def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, gap: bool = True):
+def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None, gap: bool = True,
+           deadline: Deadline | None = None):
     """The picture's lines, each a list of Segments, one line at a time (a generator: a Segment for every
-    cell of a 2000x2000 grid at once would take a gigabyte).
+    cell of a 2000x2000 grid at once would take a gigabyte). A run of neighbouring cells alike (same
+    colour, both marked or not) is one Segment.
 
     With `gap`, cells are one character apart (plain text); without, cells touch (painted cells make a
     picture) and each is at least two characters wide and one wider than the longest column token.
+    Past `deadline` the rows stop (looked at every CELLS_PER_CLOCK_CHECK cells, so a small grid is always
+    drawn whole) and a last line says so.
     """
     marked_set = set(marked or ())
+    marked_rows = {r for r, _ in marked_set}
     row_labels = [line_tokens(puzzle, c) for c in puzzle.rows]  # (token, colour) pairs
     col_labels = [line_tokens(puzzle, c) for c in puzzle.cols]
     row_tokens = [[t for t, _ in toks] for toks in row_labels]
@@ -81,28 +105,42 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
                 line.append(Segment(toks[i].rjust(cw), "clue", col_labels[c][i][1]))
         yield line
     yield [Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))]
+    texts = {None: UNKNOWN_CELL.rjust(cw), "marked": MARKED_CELL.rjust(cw)}
+    texts.update((i, cell_symbol(puzzle, i).rjust(cw)) for i in range(len(puzzle.palette)))
+    since_check = 0
     for r, toks in enumerate(row_tokens):
+        since_check += puzzle.width
+        if deadline is not None and since_check >= CELLS_PER_CLOCK_CHECK:
+            since_check = 0
+            if deadline.passed():
+                deadline.cut = True
+                yield [Segment(CUT_NOTE)]
+                return
         line = [Segment(" " * (margin - len(" ".join(toks))))]
         for i, tok in enumerate(toks):
             if i:
                 line.append(Segment(" "))
             line.append(Segment(tok, "clue", row_labels[r][i][1]))
         line.append(Segment(" | " if gap else " |"))
-        for c in range(puzzle.width):
-            if c and sep:
+        colours = grid.cells[r] if grid is not None else itertools.repeat(None, puzzle.width)
+        if r in marked_rows:
+            keys = [(v, (r, c) in marked_set) for c, v in enumerate(colours)]
+        else:
+            keys = [(v, False) for v in colours]
+        first = True
+        for (color, is_marked), run in itertools.groupby(keys):
+            n = sum(1 for _ in run)
+            if not first and sep:
                 line.append(Segment(sep))
-            is_marked = (r, c) in marked_set
-            if grid is None:
-                sym, color = UNKNOWN_CELL, None
-            else:
-                color = grid.cells[r][c]
-                sym = cell_symbol(puzzle, color)
-            if is_marked:
-                sym = MARKED_CELL
-            line.append(Segment(sym.rjust(cw), "cell", color, is_marked))
+            first = False
+            text = texts["marked" if is_marked else color]
+            line.append(Segment(sep.join(itertools.repeat(text, n)), "cell", color, is_marked))
         yield line
 
 
-def render_text(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None) -> str:
-    """The puzzle's clues around `grid` (or an empty grid), as plain text ending in a newline."""
-    return "".join("".join(s.text for s in line).rstrip() + "\n" for line in layout(puzzle, grid, marked))
+def render_text(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = None,
+                deadline: Deadline | None = None) -> str:
+    """The puzzle's clues around `grid` (or an empty grid), as plain text ending in a newline; cut at
+    `deadline` (see layout)."""
+    lines = layout(puzzle, grid, marked, deadline=deadline)
+    return "".join("".join(s.text for s in line).rstrip() + "\n" for line in lines)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -56,6 +57,7 @@ from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, proof_files
 from nonocp.core.text import json_safe, one_line
 from nonocp.engines import DEFAULT_BACKEND
+from nonocp.render.text import Deadline
 
 if TYPE_CHECKING:
     from nonocp.analysis.backbone import Backbone
@@ -149,7 +151,9 @@ def summary(puzzle: Puzzle, result: SolveResult, where: str = "") -> str:
     return f"{prefix}{name} ({size}): {verdict} [{engine_label(result)}, {result.seconds:.3f} s]"
 
 
-def text_report(puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbone | None = None) -> str:
+def text_report(puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbone | None = None,
+                deadline: Deadline | None = None) -> str:
+    """The summary and the grids; the drawing stops at `deadline` (the puzzle's time limit covers it)."""
     from nonocp.render import render_text
 
     parts = [summary(puzzle, result, where) + "\n"]
@@ -157,17 +161,20 @@ def text_report(puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbo
         parts.append(backbone_summary(bb) + "\n")
         grid, marked = backbone_view(bb)
         if grid is not None:
-            parts.append(render_text(puzzle, grid, marked))
+            parts.append(render_text(puzzle, grid, marked, deadline=deadline))
         return "".join(parts)
     for k, grid in enumerate(result.solutions, 1):
+        if deadline is not None and deadline.cut:
+            break
         if len(result.solutions) > 1:
             parts.append(f"solution {k}:\n")
-        parts.append(render_text(puzzle, grid))
+        parts.append(render_text(puzzle, grid, deadline=deadline))
     return "".join(parts)
 
 
 def print_rich_report(
-    console, puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbone | None = None
+    console, puzzle: Puzzle, result: SolveResult, where: str = "", bb: Backbone | None = None,
+    deadline: Deadline | None = None,
 ) -> None:
     from nonocp.render import render_rich
 
@@ -176,12 +183,14 @@ def print_rich_report(
         console.print(backbone_summary(bb), markup=False)
         grid, marked = backbone_view(bb)
         if grid is not None:
-            console.print(render_rich(puzzle, grid, marked), end="")
+            console.print(render_rich(puzzle, grid, marked, deadline=deadline), end="")
         return
     for k, grid in enumerate(result.solutions, 1):
+        if deadline is not None and deadline.cut:
+            break
         if len(result.solutions) > 1:
             console.print(f"solution {k}:", markup=False)
-        console.print(render_rich(puzzle, grid), end="")
+        console.print(render_rich(puzzle, grid, deadline=deadline), end="")
 
 
 def with_solution(puzzle: Puzzle, result: SolveResult) -> Puzzle:
@@ -363,13 +372,14 @@ def solve_command(
                 fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one file per puzzle)")
             for i, p in enumerate(item.puzzles, 1):
                 where = label(item, i, several)
+                # the time limit covers drawing the answer too (a 4-million-cell grid is 24 MB of text)
+                drawing = Deadline(None if timeout is None else time.monotonic() + timeout)
                 if proof is not None:
                     for certificate in proof_files(proof, p.fingerprint()):
                         outputs.claim(certificate, "--proof")
                 result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
                 bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
                 status = exit_status(result) if bb is None else backbone_status(result, bb)
-                codes.append(exit_code([status]))
                 if fmt == "json":
                     doc = {"file": item.name, "index": i, **result_json(p, result)}
                     if bb is not None:
@@ -377,9 +387,9 @@ def solve_command(
                     emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n", output, collected)
                 elif fmt == "text":
                     if screen is not None:
-                        print_rich_report(screen, p, result, where, bb)
+                        print_rich_report(screen, p, result, where, bb, drawing)
                     else:
-                        emit(text_report(p, result, where, bb), output, collected)
+                        emit(text_report(p, result, where, bb, drawing), output, collected)
                     if proof is not None:
                         emit(proof_note(result, proof) + "\n", output, collected)
                 elif fmt == "non":
@@ -395,6 +405,7 @@ def solve_command(
                         outputs.write(target, data)
                 if proof is not None and fmt in ("non", *PICTURES):
                     typer.echo(f"nonocp: {proof_note(result, proof)}", err=True)
+                codes.append(exit_code([Status.TIMEOUT if drawing.cut else status]))
 
         if fmt == "non" and solved:
             from nonocp.formats import dumps
