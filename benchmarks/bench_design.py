@@ -47,8 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 from nonocp import solve  # noqa: E402
+from nonocp.core.errors import OutOfTime  # noqa: E402
 from nonocp.core.grid import Grid  # noqa: E402
-from nonocp.design import Design, DesignTimeout, fewest_changes, make_unique  # noqa: E402
+from nonocp.design import Design, fewest_changes, make_unique  # noqa: E402
 from nonocp.design.checks import puzzle_of  # noqa: E402
 from nonocp.design.generator import palette_for, random_picture  # noqa: E402
 from nonocp.formats import load  # noqa: E402
@@ -187,7 +188,7 @@ def measure(set_name: str, name: str, design: Design, engine: str, args) -> Row:
             best = fewest_changes(design, max_changes=8, time_limit=args.exact_limit, engine=engine)
             row.exact = {"optimal": best.optimal, "changes": None if best.changes is None else len(best.changes),
                          "lower_bound": best.lower_bound, "nodes": best.nodes, "cpu": cpu_seconds() - c0}
-        except DesignTimeout:
+        except OutOfTime:
             row.exact = {"optimal": False, "changes": None, "lower_bound": 1, "cpu": cpu_seconds() - c0}
     return row
 

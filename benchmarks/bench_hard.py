@@ -114,10 +114,10 @@ def learned_clauses(puzzle, cnf, seconds: float) -> list[list[int]]:
     """The native CDCL search's learned clauses (disjunctions of "cell has colour") after `seconds` from the
     probed root, as clauses over `cnf`'s cell literals. Implied by the clues: collected before any solution
     (after one, the search's clauses may rest on that solution's blocking clause)."""
+    from nonocp.core.errors import OutOfTime
     from nonocp.encode.cnf import TRUE
     from nonocp.engines.native import core
     from nonocp.engines.native.cdcl import cdcl_enumerate
-    from nonocp.engines.native.limits import Timeout
     from nonocp.engines.native.reference_cdcl import AUDIT_LEARN
 
     ncol = len(puzzle.palette)
@@ -127,7 +127,7 @@ def learned_clauses(puzzle, cnf, seconds: float) -> list[list[int]]:
     learned: list[tuple[int, ...]] = []
     found: list = []
     c.deadline = time.monotonic() + seconds
-    with contextlib.suppress(Timeout):
+    with contextlib.suppress(OutOfTime):
         cdcl_enumerate(c, 1, found, audit=lambda kind, *a: learned.append(a[0]) if kind == AUDIT_LEARN and not found
                        else None)
     out = []

@@ -161,7 +161,7 @@ def test_the_compiled_beliefs_are_the_numpy_ones(pg, data):
 
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 def test_the_compiled_beliefs_on_a_survey_picture_and_their_deadline():
-    from nonocp.engines.native.limits import Timeout
+    from nonocp.core.errors import OutOfTime
     from nonocp.formats import load
 
     puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-00016-Probably Not.txt")))[0]
@@ -170,5 +170,5 @@ def test_the_compiled_beliefs_on_a_survey_picture_and_their_deadline():
     got = belief.beliefs(puzzle.rows, puzzle.cols, 2, masks, compiled=True)
     assert np.abs(got - want).max() < 1e-9
     assert (got.argmax(2) == want.argmax(2)).all()
-    with pytest.raises(Timeout):
+    with pytest.raises(OutOfTime):
         belief.beliefs(puzzle.rows, puzzle.cols, 2, masks, deadline=0.0, compiled=True)

@@ -164,7 +164,8 @@ def test_zero_time_limit_times_out_without_searching(variant):
 def test_model_building_checks_the_deadline():
     import time
 
-    from nonocp.engines.cpsat import OutOfTime, build_model
+    from nonocp.core.errors import OutOfTime
+    from nonocp.engines.cpsat import build_model
 
     with pytest.raises(OutOfTime):
         build_model(PERMUTATIONS_4, deadline=time.monotonic() - 1.0)

@@ -281,12 +281,13 @@ def native_upper_bound(puzzle: Puzzle, deadline: float | None = None) -> Domains
     `deadline` (a time.monotonic() value) passes first.
     """
     try:
-        from nonocp.engines.native import Timeout, propagate_and_probe
+        from nonocp.core.errors import OutOfTime
+        from nonocp.engines.native import propagate_and_probe
     except ImportError:
         return None
     try:
         masks, contradiction, _ = propagate_and_probe(puzzle, deadline)
-    except Timeout:
+    except OutOfTime:
         return None
     if contradiction:
         return None
@@ -300,13 +301,14 @@ def native_backbone(puzzle: Puzzle, deadline: float | None = None) -> Backbone |
     """
     start = time.perf_counter()
     try:
-        from nonocp.engines.native import Timeout, possible_colours
+        from nonocp.core.errors import OutOfTime
+        from nonocp.engines.native import possible_colours
     except ImportError:
         return None
     w, h, n = puzzle.width, puzzle.height, len(puzzle.palette)
     try:
         union = possible_colours(puzzle, deadline)
-    except Timeout:
+    except OutOfTime:
         return None
     seconds = time.perf_counter() - start
     if union is None:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nonocp.analysis.steps import Step, StepMaker
+from nonocp.core.errors import OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import Status
@@ -142,7 +143,7 @@ def explain(
             raise _Enough
         seen[0] += 1
         if deadline is not None and not seen[0] & 31 and time.monotonic() > deadline:
-            raise native.Timeout  # turning events into steps must honour the limit too
+            raise OutOfTime  # turning events into steps must honour the limit too
 
     if all_solutions:
         limit, traced = max_solutions, max_solutions
@@ -158,7 +159,7 @@ def explain(
                                         deadline=deadline)
         except _Enough:
             outcome = "truncated"
-        except native.Timeout:
+        except OutOfTime:
             outcome = "timeout"
     found = [FoundSolution(s.solution or 0, s.n, s.guesses or 0, s.depth, _grid(puzzle, masks))
              for s, masks in zip((s for s in maker.steps if s.kind == "solution"), maker.solutions, strict=False)]

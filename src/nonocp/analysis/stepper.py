@@ -41,7 +41,7 @@ from typing import Any
 
 from nonocp.analysis.explain import SMALL_RESIDUE
 from nonocp.analysis.steps import Frame, Step, StepMaker, line_cells, line_name, line_number
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import NonocpError, OutOfTime
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines import native
 
@@ -172,7 +172,7 @@ class Stepper:
             self.ahead_ends = True
         except _Full:
             pass
-        except native.Timeout:
+        except OutOfTime:
             self.note = "gave-up-time"
         self.ahead = deque(shadow.steps)
 
@@ -275,7 +275,7 @@ class Stepper:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
             union, count, complete = native.remaining_cells(self.puzzle, self.masks, limit, deadline)
-        except native.Timeout:
+        except OutOfTime:
             self.note = "gave-up-time"
             return []
         if not complete:

@@ -10,7 +10,7 @@ from typing import NoReturn
 
 import typer
 
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import NonocpError, OutOfTime
 from nonocp.core.text import one_line
 
 # Exit codes (docs/contract.md: a contract that scripts rely on)
@@ -32,13 +32,16 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 
 @contextmanager
 def guarded() -> Iterator[None]:
-    """Turn nonocp's errors (and the usual OS errors on user files) into a one-line message and exit 2."""
+    """Turn nonocp's errors (and the usual OS errors on user files) into a one-line message and exit 2; a time
+    limit that ran out where no answer could be given is one line too, exit 3."""
     try:
         yield
     except typer.Exit:
         raise
     except NonocpError as e:
         fail(str(e))
+    except OutOfTime as e:
+        fail(str(e) or "the time limit ran out", EXIT_TIMEOUT)
     except (OSError, UnicodeError) as e:
         name = getattr(e, "filename", None)
         reason = getattr(e, "strerror", None) or str(e)

@@ -20,11 +20,12 @@ The library the `nonocp design` and `nonocp generate` commands (and the web work
 * `generate(width, height, colors=1, density=0.5, difficulty=None, count=1, seed=0) -> list[Generated]`:
   random unique puzzles at a difficulty, the same for the same seed (design/generator.py).
 
-Errors: NonocpError (ParseError for unreadable files) for bad input; DesignTimeout and EnginesDisagree
-(design/checks.py) from the engines. Core code never prints; `progress` callbacks report as it goes.
+Errors: NonocpError (ParseError for unreadable files) for bad input; nonocp.core.errors.OutOfTime when the
+time limit runs out, and EnginesDisagree (design/checks.py) from the engines. Core code never prints;
+`progress` callbacks report as it goes.
 """
 
-from nonocp.design.checks import DesignTimeout, EnginesDisagree, Proof, prove_unique
+from nonocp.design.checks import EnginesDisagree, Proof, prove_unique
 from nonocp.design.exact import Fewest, fewest_changes
 from nonocp.design.generator import Generated, generate
 from nonocp.design.image import from_image
@@ -33,7 +34,7 @@ from nonocp.design.report import DesignReport, analyse
 from nonocp.design.unique import UniqueResult, make_unique
 
 __all__ = [
-    "Change", "Design", "DesignReport", "DesignTimeout", "EnginesDisagree", "Fewest", "Generated", "Proof",
+    "Change", "Design", "DesignReport", "EnginesDisagree", "Fewest", "Generated", "Proof",
     "UniqueResult", "analyse", "apply_changes", "changes_between", "fewest_changes", "from_image", "generate",
     "make_unique", "prove_unique",
 ]

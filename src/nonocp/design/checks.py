@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import NonocpError, OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
 from nonocp.core.puzzle import RUNS, Meta, Puzzle, picture_puzzle
@@ -23,10 +23,6 @@ SEARCH_ENGINE = QUERY_BACKEND
 PROOF_ENGINES = PROOF_BACKENDS
 
 
-class DesignTimeout(NonocpError):
-    """The time limit ran out before the designer reached an answer."""
-
-
 class EnginesDisagree(NonocpError):
     """Two engines gave different answers about one design (a bug in one of them)."""
 
@@ -38,12 +34,12 @@ def puzzle_of(x: Cells | Grid, palette: Palette, title: str = "", kind: str = RU
 
 
 def left(deadline: float | None) -> float | None:
-    """Seconds until `deadline` (a time.monotonic() value); DesignTimeout when it has passed."""
+    """Seconds until `deadline` (a time.monotonic() value); OutOfTime when it has passed."""
     if deadline is None:
         return None
     rest = deadline - time.monotonic()
     if rest <= 0:
-        raise DesignTimeout("the time limit ran out")
+        raise OutOfTime("the time limit ran out")
     return rest
 
 
@@ -62,7 +58,7 @@ def run_solve(puzzle: Puzzle, engine: str, max_solutions: int | None, deadline: 
     if counter is not None:
         counter.solves += 1
     if result.status is Status.TIMEOUT:
-        raise DesignTimeout(f"the {engine} engine ran out of time")
+        raise OutOfTime(f"the {engine} engine ran out of time")
     for g in result.solutions:  # never build on an answer we have not checked ourselves
         if not puzzle.is_solution(g):
             raise EnginesDisagree(f"the {engine} engine returned a grid that does not fit the clues")
@@ -117,14 +113,14 @@ def open_cells(puzzle: Puzzle, deadline: float | None, counter: Counter | None =
 def fixpoint(puzzle: Puzzle, probe: bool, deadline: float | None, counter: Counter | None = None) -> list[int] | None:
     """The native engine's line-logic (and, with `probe`, probing) fixpoint: per cell the colours still
     possible (bit masks), or None when the clues contradict."""
-    from nonocp.engines.native import Timeout, propagate_and_probe
+    from nonocp.engines.native import propagate_and_probe
 
     if counter is not None:
         counter.propagations += 1
     try:
         masks, contradiction, _ = propagate_and_probe(puzzle, None if deadline is None else deadline, probe=probe)
-    except Timeout:
-        raise DesignTimeout("the time limit ran out during line logic") from None
+    except OutOfTime:
+        raise OutOfTime("the time limit ran out during line logic") from None
     return None if contradiction else masks
 
 

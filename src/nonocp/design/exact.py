@@ -22,7 +22,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from nonocp.design.checks import SEARCH_ENGINE, Counter, DesignTimeout, alternatives, left
+from nonocp.core.errors import OutOfTime
+from nonocp.design.checks import SEARCH_ENGINE, Counter, alternatives, left
 from nonocp.design.model import Change, Design, to_lists
 from nonocp.design.moves import Move, is_valid, line_cells
 
@@ -123,7 +124,7 @@ def fewest_changes(design: Design, *, max_changes: int = 6, time_limit: float | 
                 changes = tuple(sorted(Change(r, c, goal[r][c], v) for r, c, v in found))
                 return Fewest(changes, True, k, nodes, counter.solves, time.perf_counter() - start)
             lower = k + 1
-    except DesignTimeout:
+    except OutOfTime:
         pass
     return Fewest(None, False, lower, nodes, counter.solves, time.perf_counter() - start)
 

@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from nonocp.core.errors import NonocpError
+from nonocp.core.errors import NonocpError, OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.palette import WHITE, Color, Palette
 from nonocp.core.puzzle import Meta, Puzzle
 from nonocp.core.result import Status
-from nonocp.design.checks import SEARCH_ENGINE, DesignTimeout, prove_unique, puzzle_of, run_solve, undecided
+from nonocp.design.checks import SEARCH_ENGINE, prove_unique, puzzle_of, run_solve, undecided
 from nonocp.design.model import Design, to_lists
 from nonocp.design.unique import DIFFICULTIES, make_unique
 
@@ -176,7 +176,7 @@ def generate_one(width: int, height: int, seed: str, *, colors: int = 1, density
 
         rest = None if deadline is None else max(0.05, deadline - time.monotonic())
         rating = rate(Design(goal, palette).puzzle(), rest)
-    except DesignTimeout:
+    except OutOfTime:
         return None
     if difficulty is not None and rating.verdict != difficulty:
         return None
@@ -195,7 +195,7 @@ def generate(width: int, height: int, *, colors: int = 1, density: float = 0.5, 
     `difficulty` (LINE, PROBE, BRANCH, or None for any). The same arguments give the same puzzles.
 
     Puzzle i (from 1) tries the random pictures of seeds "`seed`/i/1", "`seed`/i/2", ... until one is
-    rated as asked; NonocpError after `max_attempts` failures, DesignTimeout when one puzzle takes more
+    rated as asked; NonocpError after `max_attempts` failures, OutOfTime when one puzzle takes more
     than `time_limit` seconds. `progress`, if given, is called with each puzzle as it is found. `smooth`
     defaults to 1, and to 0 for BRANCH: scattered dots are where puzzles that need guessing are found
     (tens of times faster than from smoothed shapes).
@@ -221,7 +221,7 @@ def generate(width: int, height: int, *, colors: int = 1, density: float = 0.5, 
             if deadline is not None:
                 rest = deadline - time.monotonic()
                 if rest <= 0:
-                    raise DesignTimeout(f"puzzle {i} of {count} was not found within the time limit")
+                    raise OutOfTime(f"puzzle {i} of {count} was not found within the time limit")
             title = f"Random {width}x{height} #{i}"
             found = generate_one(width, height, f"{seed}/{i}/{attempt}", colors=colors, density=density,
                                     difficulty=level, smooth=smooth, time_limit=rest, title=title)

@@ -12,8 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.core.errors import OutOfTime
 from nonocp.core.result import Status
-from nonocp.design.checks import SEARCH_ENGINE, DesignTimeout, left, run_solve
+from nonocp.design.checks import SEARCH_ENGINE, left, run_solve
 from nonocp.design.model import Design
 
 
@@ -94,7 +95,7 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
     base = dict(width=design.width, height=design.height, colors=design.colors, source=design.source)
     try:
         result = run_solve(puzzle, engine, 2, deadline)
-    except DesignTimeout:
+    except OutOfTime:
         return DesignReport(**base, verdict="timeout", ambiguous=(), ambiguous_exact=False, difficulty="UNKNOWN",
                             seconds=time.perf_counter() - start)
     verdict = result.status.value
@@ -104,7 +105,7 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
         try:
             bb = find_backbone(puzzle, engine, time_limit=left(deadline), cpu_limit=backbone_cpu)
             cells, exact = bb.ambiguous, bb.exact
-        except DesignTimeout:
+        except OutOfTime:
             cells, exact = _differing(result.solutions), False
     elif result.status is Status.MULTIPLE:
         cells, exact = _differing(result.solutions), False
@@ -114,7 +115,7 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
         try:
             rating = rate_puzzle(puzzle, left(deadline), max_solutions=solutions, max_steps=rating_steps)
             difficulty = rating.verdict
-        except DesignTimeout:
+        except OutOfTime:
             difficulty = difficulty or "UNKNOWN"
     if not difficulty:
         difficulty = "UNKNOWN"

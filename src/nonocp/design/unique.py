@@ -36,13 +36,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.core.errors import OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.design.checks import (
     PROOF_ENGINES,
     SEARCH_ENGINE,
     Counter,
-    DesignTimeout,
     Proof,
     alternatives,
     fixpoint,
@@ -267,7 +267,7 @@ class _Search:
                 return
             self.rounds += 1
             if self.rounds > max_rounds:
-                raise DesignTimeout(f"line logic does not solve the picture within {max_rounds} changes")
+                raise OutOfTime(f"line logic does not solve the picture within {max_rounds} changes")
             self.report("logic", open=len(open_now))
             candidates = [rc for rc in open_now if rc not in tried] or open_now
             candidates = self.spread(candidates, sample)
@@ -373,7 +373,7 @@ def make_unique(
             status = "already-unique"
         final = Grid.from_rows(search.x)
         proofs = prove_unique(final, design.palette, deadline, proof_engines, design.clue_kind)
-    except DesignTimeout:
+    except OutOfTime:
         search = searches[-1]
         final = Grid.from_rows(search.x)
         return UniqueResult(design, design.with_grid(final), changes_between(design.grid, final), "timeout",

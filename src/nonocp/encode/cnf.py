@@ -185,7 +185,7 @@ def encode_puzzle(
 ) -> PuzzleCnf:
     """The CNF of `puzzle`, optionally restricted to the colours `domains` and `fixed` allow per cell.
     `check(size)` is called with the formula's size (an upper bound: clauses satisfied by fixed cells are
-    counted) before any clause is written; whatever it raises propagates. EncodingTimeout when
+    counted) before any clause is written; whatever it raises propagates. OutOfTime when
     `deadline` (a time.monotonic() value) passes first."""
     # Millions of small objects make the cyclic garbage collector rescan the growing heap again and again,
     # many times the encoding's own work (benchmarks/results/sat.md, "Building the CNF"); none of them can
@@ -197,11 +197,6 @@ def encode_puzzle(
     finally:
         if was_enabled:
             gc.enable()
-
-
-# encode_puzzle's `deadline` (a time.monotonic() value) passed: building a big formula in Python takes
-# seconds, and a time limit must hold while it does
-EncodingTimeout = OutOfTime
 
 
 class _Sized(Exception):
@@ -216,7 +211,7 @@ def cnf_size(
     deadline: float | None = None,
 ) -> CnfSize:
     """The size encode_puzzle's formula would have, without writing it (the line templates it builds are
-    cached, so a following encode_puzzle reuses them). EncodingTimeout when `deadline` passes."""
+    cached, so a following encode_puzzle reuses them). OutOfTime when `deadline` passes."""
 
     def stop(size: CnfSize) -> None:
         raise _Sized(size)
@@ -273,7 +268,7 @@ def _encode(
     work: list[tuple[list[int], list[LineTemplate], bool]] = []
     for clue, cells in lines:
         if deadline is not None and time.monotonic() >= deadline:
-            raise EncodingTimeout
+            raise OutOfTime
         if all(constant[i] for i in cells):
             decided = [cell_literals[i].index(TRUE) if TRUE in cell_literals[i] else -1 for i in cells]
             if -1 in decided or line_clue(decided) != clue:
@@ -287,7 +282,7 @@ def _encode(
                       clauses.n_literals + sum(t.n_literals for t in templates)))
     for cells, templates, has_constant in work:
         if deadline is not None and time.monotonic() >= deadline:
-            raise EncodingTimeout
+            raise OutOfTime
         line_cells = [cell_literals[i] for i in cells]
         for tmpl in templates:
             next_var = _instantiate(tmpl, line_cells, next_var, has_constant, clauses)

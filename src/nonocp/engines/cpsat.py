@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nonocp.core.errors import BackendUnavailable, NonocpError
+from nonocp.core.errors import BackendUnavailable, NonocpError, OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
@@ -72,10 +72,6 @@ def _cp_model():
     from ortools.sat.python import cp_model
 
     return cp_model
-
-
-class OutOfTime(Exception):
-    """Model building passed the deadline (build_model(..., deadline=...)); the solve answers `timeout`."""
 
 
 def _check_deadline(deadline: float | None) -> None:

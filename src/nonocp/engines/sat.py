@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from nonocp.core.errors import BackendUnavailable
+from nonocp.core.errors import BackendUnavailable, OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.outputs import write_file
 from nonocp.core.puzzle import Puzzle
@@ -49,7 +49,6 @@ from nonocp.encode.cnf import (
     ENCODINGS,
     TRUE,
     CnfSize,
-    EncodingTimeout,
     PuzzleCnf,
     cnf_size,
     encode_puzzle,
@@ -192,7 +191,7 @@ class SatBackend(Backend):
              deadline: float | None = None) -> tuple[str, int]:
         """(the solver this solve will use, the bytes it needs) within the memory budget, or OverBudget.
         `size`: the formula's, when known (else measured without writing it: encode.cnf.cnf_size, which
-        raises EncodingTimeout when `deadline` passes). Count-and-contiguity puzzles are not sized (their
+        raises OutOfTime when `deadline` passes). Count-and-contiguity puzzles are not sized (their
         own encoding, in clauses per colour and line: small beside the run clues' templates)."""
         if puzzle.has_counts:
             return self.solver_name, 0
@@ -275,7 +274,7 @@ class SatBackend(Backend):
                 cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
             else:
                 cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed, check=check, deadline=deadline)
-        except EncodingTimeout:
+        except OutOfTime:
             limit = _solutions_wanted(options.max_solutions)
             return SolveResult(status_of(0, False, limit, True), (), False, f"{self.name}:{self.solver_name}",
                                time.monotonic() - start,

@@ -63,7 +63,8 @@ def generate_command(
     json_report: JsonOpt = False,
 ) -> None:
     """Generate random puzzles with exactly one solution, at a difficulty, from a seed."""
-    from nonocp.design import DesignTimeout, generate
+    from nonocp.core.errors import OutOfTime
+    from nonocp.design import generate
     from nonocp.formats import dumps
 
     level = difficulty
@@ -105,7 +106,7 @@ def generate_command(
         try:
             generate(width, height, colors=colors, density=density, difficulty=level,
                      count=count, seed=seed, max_attempts=attempts, time_limit=timeout, progress=save)
-        except DesignTimeout as e:
+        except OutOfTime as e:
             typer.echo(f"nonocp: {e}", err=True)
             raise typer.Exit(EXIT_TIMEOUT) from None
     raise typer.Exit(EXIT_SOLVED if written == count else EXIT_BAD_INPUT)

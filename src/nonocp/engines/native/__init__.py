@@ -7,7 +7,7 @@ Public entry points (everything above the engines uses only these):
   -> (masks, contradiction, stats)`: the fixpoint of line propagation plus probing, for the hybrid `auto`
   engine and backbones. `masks` is row-major per-cell bit masks exactly as `nonocp.core.grid.Domains.masks`
   (bit k = palette index k), `contradiction` is True when the puzzle has no solution (masks then mean
-  nothing), `stats` is a dict (line_solves, cache_hits, probes, ..., seconds). Raises `Timeout` when
+  nothing), `stats` is a dict (line_solves, cache_hits, probes, ..., seconds). Raises `OutOfTime` when
   `deadline` (a `time.monotonic()` value) passes. `fixed` ({(row, col): allowed colour mask}, as
   `SolveOptions.fixed`) restricts cells first; `probe=False` stops after line propagation (the `auto`
   engine's default). An `observer` hears every deduction (the events of trace.py).
@@ -18,7 +18,7 @@ Public entry points (everything above the engines uses only these):
   (a LineDeduction, a Contradiction, or None when the line yields nothing new).
 * `possible_colours(puzzle, deadline=None) -> masks or None`: the all-remaining-cells step over the whole
   puzzle: per cell (masks as above), exactly the colours that occur in some solution; None when there is
-  no solution. Exhaustive over the solutions, so only for puzzles with few. Raises `Timeout` like above.
+  no solution. Exhaustive over the solutions, so only for puzzles with few. Raises `OutOfTime` like above.
   `remaining_cells(puzzle, masks, limit, deadline)` is the same from a partial grid, bounded.
 * `solve_line(blocks, n, masks)`: the exact line solver itself (line.py).
 
@@ -28,7 +28,7 @@ solver), engine.py (a puzzle's core with list-state helpers and trace events), c
 search's driver: restarts, counting), belief.py (belief propagation: the colours the CDCL search's
 decisions keep once it has gone long without a solution), search.py (the probing depth-first search,
 `native:dfs`, and the all-remaining-cells step), trace.py (the events an observer hears), limits.py
-(Timeout), backend.py.
+(OutOfTime), backend.py.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.engines.native import count_line
 from nonocp.engines.native.backend import NativeBackend, propagate_and_probe
 from nonocp.engines.native.engine import Engine, line_event
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import blocks_of, solve_line
 from nonocp.engines.native.search import all_remaining_cells, enumerate_solutions
 from nonocp.engines.native.trace import (
@@ -87,7 +86,7 @@ def trace_solve(
     then probes and guesses until `max_solutions` solutions (None: all). Tracing stops after `traced`
     solutions (None: never); the search then goes on untraced (e.g. to tell unique from multiple).
     `residue` > 0 lets the search take an all-remaining-cells step (a Residue event) on stalled grids with
-    at most that many combinations of candidates. Raises `Timeout` when `deadline` passes, and whatever
+    at most that many combinations of candidates. Raises `OutOfTime` when `deadline` passes, and whatever
     the observer raises.
     """
     start = time.monotonic()
@@ -147,7 +146,7 @@ def remaining_cells(
     Tries every completion of `masks` (by the probing search, untraced) up to `limit` of them. Complete:
     `union` keeps per cell exactly the colours some completion uses (None when there is none) and
     `solutions` counts them. When there are more than `limit`, it gives up: (None, limit + 1, False).
-    Raises `Timeout` when `deadline` passes.
+    Raises `OutOfTime` when `deadline` passes.
     """
     engine = Engine(puzzle, deadline)
     root = engine.state_from_masks(list(masks))
@@ -165,5 +164,5 @@ def remaining_cells(
 
 
 __all__ = ["Backtrack", "Change", "Contradiction", "Event", "Guess", "LineDeduction", "NativeBackend", "Observer",
-           "ProbeAgreement", "ProbeContradiction", "Residue", "Solution", "Timeout", "TraceResult", "deduce_line",
+           "ProbeAgreement", "ProbeContradiction", "Residue", "Solution", "TraceResult", "deduce_line",
            "line_masks", "possible_colours", "propagate_and_probe", "remaining_cells", "solve_line", "trace_solve"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from nonocp.core.errors import BackendUnavailable
+from nonocp.core.errors import BackendUnavailable, OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, ended_by_time, status_of
@@ -22,7 +22,6 @@ from nonocp.engines.contract import (
 )
 from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.search import enumerate_solutions
 from nonocp.engines.native.trace import Observer
 
@@ -191,7 +190,7 @@ class NativeBackend(Backend):
                                                     spent=None if budget is None else budget.spent)
                 else:
                     exhausted = self._cdcl_search(engine, limit, found, options, budget)
-        except Timeout:
+        except OutOfTime:
             timed_out = True
         stats.seconds[phase] = time.monotonic() - t
         grids = tuple(found)

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from nonocp.core.errors import OutOfTime
 from nonocp.core.puzzle import Clue
-from nonocp.engines.native.limits import Timeout
 
 ROUNDS = 100  # rows-then-columns rounds; fewer left Meow and Knotty unsolved (results/native-core.md)
 DAMPING = 0.5  # each round keeps this share of the last message: undamped, loopy messages oscillate
@@ -131,7 +131,7 @@ def table_size(clues: Sequence[Clue], length: int) -> int:
 def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
             rounds: int = ROUNDS, deadline: float | None = None, compiled: bool | None = None) -> np.ndarray:
     """Per cell (height x width x colours), how likely each colour is; `masks` are the cells' colours still
-    possible (row-major, bit k = colour k), and an impossible colour's belief is 0. Raises Timeout once
+    possible (row-major, bit k = colour k), and an impossible colour's belief is 0. Raises OutOfTime once
     `deadline` (a time.monotonic() value) has passed. The compiled core computes the same sums (csrc/belief.c,
     tens of times faster) when it is built and takes the colours; `compiled` False insists on numpy."""
     height, width = len(rows), len(cols)
@@ -141,7 +141,7 @@ def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequen
         if _core is not None and 2 <= ncol <= MAX_COLOURS:
             as_pairs = [[(b.length, b.color) for b in clue] for clue in rows], \
                 [[(b.length, b.color) for b in clue] for clue in cols]
-            flat = _core.beliefs(*as_pairs, ncol, list(masks), rounds, DAMPING, EPSILON, deadline, Timeout)
+            flat = _core.beliefs(*as_pairs, ncol, list(masks), rounds, DAMPING, EPSILON, deadline, OutOfTime)
             return np.array(flat).reshape(height, width, ncol)
         if compiled:
             raise ValueError("the compiled core is not built or does not take these colours")
@@ -151,7 +151,7 @@ def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequen
     from_cols = np.full((height, width, ncol), 1.0 / ncol)
     for _ in range(rounds):
         if deadline is not None and time.monotonic() > deadline:
-            raise Timeout
+            raise OutOfTime
         fresh = line_messages(row_auto, from_cols * prior + EPSILON)
         from_rows = DAMPING * from_rows + (1 - DAMPING) * fresh
         fresh = line_messages(col_auto, (from_rows * prior + EPSILON).transpose(1, 0, 2)).transpose(1, 0, 2)

@@ -11,7 +11,7 @@ point and (with a progress callback) about twice a second; this loop decides wha
   the search's decisions keep those colours from then on (`cdcl_prefer`). Few puzzles get that far; on the
   big pictures that do, it turns minutes into seconds (benchmarks/results/native-core.md, "Belief phases").
 * Budget: with a `budget` (a contract BudgetMeter: CPU seconds of this process, or conflicts), the core hands
-  control back every BUDGET_POLL seconds too, and the search stops (Timeout, as at the deadline) once the
+  control back every BUDGET_POLL seconds too, and the search stops (OutOfTime, as at the deadline) once the
   budget is spent: how the `auto` engine gives the search a slice a busy machine cannot shorten.
 * Counting solutions: each solution found is blocked by the clause "not all of this path's decisions"
   (the decisions and sound propagation determine that one solution, so it forbids exactly it) and the
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from nonocp.core.errors import OutOfTime
 from nonocp.engines.contract import BudgetMeter
 from nonocp.engines.native.core import Core
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.reference_cdcl import PAUSE, RESTART, SOLUTION
 
 State = list[int]
@@ -65,11 +65,11 @@ def cdcl_enumerate(
 ) -> bool:
     """Solutions of the core's current (propagated) state into `found` (as states), up to `limit`.
 
-    Returns True when every solution below the start is in `found`. Raises Timeout at the core's deadline
+    Returns True when every solution below the start is in `found`. Raises OutOfTime at the core's deadline
     (`found` keeps what was found). `minimize` False keeps whole-line explanations; `guide` False ignores
     the last probe's branch scores for the first decisions; `audit` hears every explanation and learned
     clause (tests); `prefer` maps the start's cell masks to preferred colours (see above); `budget` stops the
-    search (Timeout) once it is spent."""
+    search (OutOfTime) once it is spent."""
     start = core.masks() if prefer is not None else None
     core.cdcl_begin(minimize, guide, audit)
 
@@ -87,7 +87,7 @@ def cdcl_enumerate(
         pause = BUDGET_POLL if pause is None else min(pause, BUDGET_POLL)
     while True:
         if budget is not None and budget.spent(core.counters()["conflicts"]):
-            raise Timeout
+            raise OutOfTime
         code = core.cdcl_search(restart_at, pause)
         if code == SOLUTION:
             found.append(core.cdcl_solution())

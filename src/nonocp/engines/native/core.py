@@ -13,7 +13,7 @@ The API. Lines are rows 0..H-1, then columns H..H+W-1; a *state* is a flat list 
 colour]`, the bitset of the line's cells that may still be that colour (each cell is in two lines, kept equal).
 
 * `H`, `W`, `ncol`, `nlines`, `implementation` ("c" or "python"); `deadline` (a time.monotonic() value or
-  None, settable): past it every long call raises `limits.Timeout`; `failed_line`: the line of the last
+  None, settable): past it every long call raises `nonocp.core.errors.OutOfTime`; `failed_line`: the line of the last
   contradiction propagation met;
 * the state: `reset()` (every colour everywhere), `set_state(st)`, `state()`, `masks()` (row-major cell masks,
   bit k = colour k, as `nonocp.core.grid.Domains.masks`), `assign(r, c, colour)`, `forbid(r, c, colour)`;
@@ -40,8 +40,8 @@ from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from nonocp.core.errors import OutOfTime
 from nonocp.core.puzzle import COUNTS, Puzzle
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import Blocks, blocks_of
 from nonocp.engines.native.reference import PyCore, Trace
 
@@ -115,7 +115,7 @@ def new_core(blocks: Sequence[Blocks], lengths: Sequence[int], height: int, widt
     """A core for these lines: the compiled one when it is built and takes them, else the reference.
     `compiled` True insists on the compiled one (ValueError when it cannot), False asks for the reference."""
     if compiled is not False and _core is not None and fits(height, width, ncol):
-        core: Core = _core.Core(list(blocks), list(lengths), height, width, ncol, Timeout)
+        core: Core = _core.Core(list(blocks), list(lengths), height, width, ncol, OutOfTime)
         return core
     if compiled:
         raise ValueError("the compiled core is not built or does not take this puzzle")

@@ -14,7 +14,6 @@ from typing import Any
 
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines.native.core import Core, core_for
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.reference import TRACE_LINE, TRACE_REFUTE
 from nonocp.engines.native.trace import LineDeduction, Observer, ProbeAgreement, ProbeContradiction
 
@@ -205,4 +204,4 @@ class Engine:
             observer(ProbeAgreement(divmod(cell, self.W), self.diff(before, after)))
 
 
-__all__ = ["Engine", "Stats", "Timeout", "line_event"]
+__all__ = ["Engine", "Stats", "line_event"]

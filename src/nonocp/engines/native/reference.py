@@ -20,8 +20,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from nonocp.core.errors import OutOfTime
 from nonocp.engines.native import count_line, line
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.line import Blocks
 
 # The cache of line results is dropped when it grows past CACHE_LIMIT entries or CACHE_BYTES, whichever comes
@@ -138,17 +138,17 @@ class PyCore:
 
     def _check_deadline(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Timeout
+            raise OutOfTime
 
     # ----------------------------------------------------------------- the line solver
 
     def line_result(self, ln: int, old: tuple[int, ...]) -> tuple[int, ...] | None:
         """The exact line solver's answer for line `ln` whose masks are `old`, through the cache. Every call
         counts as a line solve (a cached answer too, so that the count is the compiled core's); raises
-        Timeout now and then when the deadline passed."""
+        OutOfTime now and then when the deadline passed."""
         self.line_solves += 1
         if not self.line_solves & 127 and self.deadline is not None and time.monotonic() > self.deadline:
-            raise Timeout  # long propagations on big grids must honour the time limit too
+            raise OutOfTime  # long propagations on big grids must honour the time limit too
         k = (self.key[ln], old[0], old[1]) if self.ncol == 2 else (self.key[ln], old)
         cache = self.cache
         res = cache.get(k, _MISSING)
@@ -295,7 +295,7 @@ class PyCore:
                         if len(colors) < 2:
                             continue
                         if deadline is not None and time.monotonic() > deadline:
-                            raise Timeout
+                            raise OutOfTime
                         children = []
                         for k in colors:
                             child = list(st)

@@ -48,7 +48,7 @@ from bisect import bisect_left
 from collections import deque
 from typing import Any
 
-from nonocp.engines.native.limits import Timeout
+from nonocp.core.errors import OutOfTime
 
 # cdcl_search's answers (the compiled core's too)
 EXHAUSTED, SOLUTION, RESTART, PAUSE = 0, 1, 2, 3
@@ -554,7 +554,7 @@ class Cdcl:
         """Search until a solution (SOLUTION: the core's state is it), proof that none is left
         (EXHAUSTED), `restart_at` conflicts since the last restart above level 0 (RESTART), or, with
         `pause`, that many seconds since the call at a conflict (PAUSE, for progress reports). Raises
-        Timeout at the core's deadline. Each answer leaves the search where the next call goes on."""
+        OutOfTime at the core's deadline. Each answer leaves the search where the next call goes on."""
         deadline = self.core.deadline
         started = time.monotonic() if pause is not None else 0.0
         while True:
@@ -575,7 +575,7 @@ class Cdcl:
                 self._add_clause(clause, lbd)
                 # every conflict: one can cost milliseconds on a loaded machine
                 if deadline is not None and time.monotonic() > deadline:
-                    raise Timeout
+                    raise OutOfTime
                 if len(self.learned) > self.max_learned:
                     self._reduce()
                 if pause is not None and not self.conflicts & 15 and time.monotonic() - started > pause:

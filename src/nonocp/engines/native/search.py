@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from nonocp.core.errors import OutOfTime
 from nonocp.engines.native.engine import Engine
-from nonocp.engines.native.limits import Timeout
 from nonocp.engines.native.trace import Backtrack, Contradiction, Guess, Observer, Residue, Solution
 
 State = list[int]
@@ -42,12 +42,12 @@ def enumerate_solutions(
     """Append solved states of `root` (already propagated to a fixpoint) to `found`, up to `limit`.
 
     Returns True when the search space was exhausted (every solution below `root` is in `found`).
-    Raises engine's Timeout when the deadline passes (`found` keeps what was found so far).
+    Raises engine's OutOfTime when the deadline passes (`found` keeps what was found so far).
 
     With `engine.observer` set, every step goes to it (trace.py) until `traced` solutions were reported
     (None: all); then the observer is detached and the search goes on untraced. `residue` > 0 (traced only):
     at a stalled node whose undecided cells have at most that many combinations of candidates, all of them
-    are tried at once (a Residue event) before any guess. `spent()` True stops the search (Timeout) at the next
+    are tried at once (a Residue event) before any guess. `spent()` True stops the search (OutOfTime) at the next
     node: a work budget (the contract's Budget) that is used up.
     """
     stats = engine.stats
@@ -57,7 +57,7 @@ def enumerate_solutions(
     while stack:
         st, depth, how = stack.pop()
         if spent is not None and spent():
-            raise Timeout
+            raise OutOfTime
         if tracer is not None:
             st = tracer.enter(st, how, len(found), len(stack))
         stats.nodes += 1
