@@ -112,10 +112,3 @@ def decompose(clue: Sequence[Count], before: Cells, after: Cells) -> list[tuple[
     return techniques.decompose(clue, before, after, RULES)
 
 
-def line_technique(clue: Sequence[Count], before: Cells, after: Cells) -> str:
-    """The simplest single technique whose deductions include the whole step `before` -> `after`."""
-    for name, rule in RULES:
-        got = rule(clue, before)
-        if got is not None and all(g & ~a == 0 for g, a in zip(got, after, strict=True)):
-            return name
-    return "enumeration"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from nonocp.core.errors import BackendUnavailable
 from nonocp.core.grid import Grid
@@ -227,23 +227,3 @@ def crosscheck(
     return CrossCheck(name or puzzle.title or puzzle.fingerprint(), runs, compare(runs), max_solutions)
 
 
-@dataclass
-class Tally:
-    """Agreement counts over many cross-checks (what the benchmark and a multi-puzzle `check` report)."""
-
-    puzzles: int = 0
-    agree: int = 0
-    disagree: int = 0
-    verdicts: dict[str, int] = field(default_factory=dict)
-    timeouts: dict[str, int] = field(default_factory=dict)  # per engine
-
-    def add(self, check: CrossCheck) -> None:
-        self.puzzles += 1
-        if check.agree:
-            self.agree += 1
-        else:
-            self.disagree += 1
-        self.verdicts[check.verdict] = self.verdicts.get(check.verdict, 0) + 1
-        for r in check.runs:
-            if r.status == Status.TIMEOUT.value:
-                self.timeouts[r.engine] = self.timeouts.get(r.engine, 0) + 1

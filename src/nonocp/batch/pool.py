@@ -16,7 +16,6 @@ import multiprocessing as mp
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -84,14 +83,6 @@ class _Worker:
             pass
         self.process.join(2)
         self.kill()
-
-
-@dataclass
-class PoolEvent:
-    """A finished task: its outcome (from the worker, or made up here for hard timeouts and crashes)."""
-
-    task: Task
-    outcome: Outcome
 
 
 def run_pool(

@@ -90,13 +90,6 @@ def stdout_is_terminal() -> bool:
         return False
 
 
-def terminal_console():
-    """A rich Console on stdout (rich is imported only by the commands that paint)."""
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True)
-
-
 def say_unkept_text(puzzles, fmt: str, target: str) -> None:
     """One line on stderr for each title (author...) the written format cannot keep as it was (line breaks
     and control characters become one line in .non and XML): a conversion must not change text silently."""

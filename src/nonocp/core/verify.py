@@ -131,5 +131,3 @@ def _verify_counts(puzzle: Puzzle, rows: list[tuple[int, ...]]) -> Verification:
     return Verification(not problems, tuple(problems))
 
 
-def is_valid_solution(puzzle: Puzzle, grid) -> bool:
-    return verify(puzzle, grid).ok

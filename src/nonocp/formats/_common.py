@@ -13,7 +13,6 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from nonocp.core.errors import InvalidPuzzleError, ParseError
-from nonocp.core.grid import Grid
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, min_length
 from nonocp.formats.files import MAX_FILE_BYTES, read_bytes  # noqa: F401 - re-exported: readers use them here
@@ -214,15 +213,6 @@ def build_puzzle(
             path, line, f"the solution is {goal.width}x{goal.height} but the puzzle is {len(cols)}x{len(rows)}"
         )
     return Puzzle(tuple(rows), tuple(cols), palette, meta)
-
-
-def grid_from_flat(chars: str, width: int, height: int, index: dict[str, int]) -> Grid:
-    """A Grid from a row-major string of symbols (caller checked the length and the alphabet)."""
-    return Grid(tuple(tuple(index[ch] for ch in chars[r * width:(r + 1) * width]) for r in range(height)))
-
-
-def bw_clue(lengths: Sequence[int]) -> Clue:
-    return tuple(Block(n, 1) for n in lengths if n)
 
 
 # Characters people type for a digit: the hint in clue_char_error.

@@ -60,12 +60,6 @@ def clue_text(puzzle: Puzzle, line: tuple[str, int]) -> str:
     return " ".join(clue_tokens(clue, puzzle.palette))
 
 
-def candidates_text(puzzle: Puzzle, mask: int) -> str:
-    """A candidate set for people: `{a,b}` or the one colour's symbol."""
-    symbols = [cell_symbol(puzzle, k) for k in range(len(puzzle.palette)) if (mask >> k) & 1]
-    return symbols[0] if len(symbols) == 1 else "{" + ",".join(symbols) + "}"
-
-
 def decided_words(step: Step, puzzle: Puzzle, limit: int = 8) -> str:
     decided = step.decided
     if not decided:
