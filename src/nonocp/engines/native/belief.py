@@ -23,6 +23,7 @@ import numpy as np
 
 from nonocp.core.errors import OutOfTime
 from nonocp.core.puzzle import Clue
+from nonocp.encode.automaton import clue_automaton
 
 ROUNDS = 100  # rows-then-columns rounds; fewer left Meow and Knotty unsolved (results/native-core.md)
 DAMPING = 0.5  # each round keeps this share of the last message: undamped, loopy messages oscillate
@@ -35,17 +36,14 @@ MAX_TABLE = 16_000_000
 
 
 def _states(clue: Clue) -> int:
-    """The clue automaton's states: a gap before, between and after the blocks, and each block's cells."""
-    return sum(b.length for b in clue) + len(clue) + 1
+    return clue_automaton(clue).n_states
 
 
 class _Automata:
-    """The clue automata of a batch of lines of one length, padded to the longest (padding is unreachable).
-
-    States per line: gap 0, the cells of block 1, gap 1, ..., the cells of block k, gap k. A gap state loops
-    on background; every other move goes one state on (a block's next cell, or the gap after a block's
-    last cell), or two (a block's last cell straight into the next block's first, when their colours differ).
-    """
+    """The clue automata (nonocp.encode.automaton) of a batch of lines of one length, as arrays padded to the
+    longest (padding is unreachable): per colour, the moves that stay (a gap on background), go one state on
+    (a block's next cell, or the gap after its last cell) or two (a block's last cell straight into the next
+    block's first, when their colours differ)."""
 
     def __init__(self, clues: Sequence[Clue], ncol: int) -> None:
         size = max(map(_states, clues))
@@ -55,22 +53,16 @@ class _Automata:
         self.two = np.zeros((ncol, lines, size))  # on colour k, move two states on
         self.accept = np.zeros((lines, size))
         for i, clue in enumerate(clues):
-            q = 0
-            for j, block in enumerate(clue):
-                self.stay[i, q] = 1
-                self.one[block.color, i, q] = 1  # gap -> the block's first cell
-                q += 1
-                for _ in range(block.length - 1):
-                    self.one[block.color, i, q] = 1
-                    q += 1
-                self.one[0, i, q] = 1  # the last cell -> the gap after it
-                if j + 1 < len(clue) and clue[j + 1].color != block.color:
-                    self.two[clue[j + 1].color, i, q] = 1
-                if j + 1 == len(clue):
-                    self.accept[i, q] = 1
-                q += 1
-            self.stay[i, q] = 1
-            self.accept[i, q] = 1
+            automaton = clue_automaton(clue)
+            for state, colour, to in automaton.transitions:
+                if to == state:
+                    self.stay[i, state] = 1
+                elif to == state + 1:
+                    self.one[colour, i, state] = 1
+                else:
+                    self.two[colour, i, state] = 1
+            for state in automaton.accepting:
+                self.accept[i, state] = 1
 
 
 def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
