@@ -9,8 +9,9 @@ import random
 import pytest
 
 from nonocp.analysis import count_techniques
-from nonocp.analysis.explain import explain, replay
+from nonocp.analysis.explain import explain
 from nonocp.analysis.stepper import Stepper
+from nonocp.analysis.steps import replay
 from nonocp.analysis.techniques import CATALOGUE
 from nonocp.core.counts import Count
 from nonocp.core.grid import Grid

@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nonocp.analysis.steps import Step, StepMaker
+from nonocp.analysis.steps import Step, StepMaker, replay
 from nonocp.core.errors import OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
@@ -181,15 +181,6 @@ def explain(
     masks = replay(puzzle, maker.steps) if outcome == "truncated" else maker.masks
     return Explanation(puzzle, maker.steps, outcome, status, found[0].grid if found else None, masks,
                        time.monotonic() - start, stats, found, exhaustive, all_solutions)
-
-
-def replay(puzzle: Puzzle, steps: Sequence[Step]) -> list[int]:
-    """The grid (Domains masks) after applying the steps' changes to an empty grid."""
-    masks = [(1 << len(puzzle.palette)) - 1] * (puzzle.width * puzzle.height)
-    for s in steps:
-        for r, c, m in s.changes:
-            masks[r * puzzle.width + c] = m
-    return masks
 
 
 # ----------------------------------------------------------------------------- JSON

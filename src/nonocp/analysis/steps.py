@@ -100,7 +100,8 @@ class Step:
         return cls(**kw)
 
 
-def _replay(puzzle: Puzzle, steps: Sequence[Step]) -> list[int]:
+def replay(puzzle: Puzzle, steps: Sequence[Step]) -> list[int]:
+    """The grid (Domains masks) after applying the steps' changes to an empty grid."""
     masks = [(1 << len(puzzle.palette)) - 1] * (puzzle.width * puzzle.height)
     for s in steps:
         for r, c, m in s.changes:
@@ -227,7 +228,7 @@ class StepMaker:
             self.guesses -= 1
         elif step.kind == "backtrack":
             assert step.cell is not None and step.color is not None and step.returns_to is not None
-            before = _replay(self.puzzle, self.steps[:step.returns_to - 1])
+            before = replay(self.puzzle, self.steps[:step.returns_to - 1])
             found = sum(1 for s in self.steps[:step.returns_to - 1] if s.kind == "solution")
             self.frames.append(Frame(step.returns_to, step.cell, step.color, before, found))
         elif step.kind == "solution":
