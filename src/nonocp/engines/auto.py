@@ -49,8 +49,8 @@ SAT = "sat"  # the SAT stage's engine (its solver: auto's variant)
 # Faase (benchmarks/results/auto.md, "Kissat in the hybrid").
 RACE_PARTNER = "kissat404"
 # CPU seconds the native search may use before SAT takes over. It decides the numbered survey puzzles and the
-# tournament samples several times faster than SAT (benchmarks/results/native-core.md, "Where the core
-# wins"), and the hardest three (Knotty, Faase, Meow) in 1-11 CPU seconds with its beliefs.
+# tournament samples several times faster than SAT (benchmarks/results/native-core.md), and the hardest three
+# (Knotty, Faase, Meow) in 1-11 CPU seconds with its beliefs.
 NATIVE_CPU = 20.0
 # CPU seconds the race's first member (SAT on what line logic left) works alone before the partner joins.
 # Two solvers side by side slow each other down (shared cache and memory bandwidth), and the partner only

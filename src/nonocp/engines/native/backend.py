@@ -72,7 +72,7 @@ ROOT_PROBE = True
 # After this many conflicts without a solution, the CDCL search's decisions keep each cell's most likely
 # colour by belief propagation (`extra={"beliefs": False}` turns it off): it finds a first solution of the
 # survey's Knotty, Faase and Meow in seconds where the search alone finds none in minutes; the puzzles
-# decided sooner never compute beliefs (benchmarks/results/native-core.md, "Belief phases").
+# decided sooner never compute beliefs (benchmarks/results/native-core.md, "The hardest three").
 BELIEFS_AFTER = 20_000
 
 # `core`: which implementation runs the search (core.py): c, python (the reference) or auto (the compiled

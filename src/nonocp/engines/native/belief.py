@@ -5,7 +5,7 @@ minutes among partial pictures no line contradicts, and so do CaDiCaL and Kissat
 whole grid at once: each line tells each of its cells how likely each colour is, weighting every placement of
 its clue by what the crossing lines said last; after enough rounds the most likely colours form a picture
 close to a solution. The CDCL search that keeps those colours at its decisions (cdcl.py, `prefer`) finds a
-first solution of all three in seconds (benchmarks/results/native-core.md, "Belief phases"). Beliefs only
+first solution of all three in seconds (benchmarks/results/native-core.md, "The hardest three"). Beliefs only
 steer decisions: every deduction is still the line solver's, so answers and counts stay exact.
 
 A line's message is exact (forward-backward sums over its clue's automaton); the loop between rows and

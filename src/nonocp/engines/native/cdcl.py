@@ -9,7 +9,7 @@ point and (with a progress callback) about twice a second; this loop decides wha
 * Beliefs: when `prefer` is given and the search has gone `prefer_after` conflicts without a solution, the
   driver asks it for each cell's most likely colour (belief.py, from the state the search started from) and
   the search's decisions keep those colours from then on (`cdcl_prefer`). Few puzzles get that far; on the
-  big pictures that do, it turns minutes into seconds (benchmarks/results/native-core.md, "Belief phases").
+  big pictures that do, it turns minutes into seconds (benchmarks/results/native-core.md, "The hardest three").
 * Budget: with a `budget` (a contract BudgetMeter: CPU seconds of this process, or conflicts), the core hands
   control back every BUDGET_POLL seconds too, and the search stops (OutOfTime, as at the deadline) once the
   budget is spent: how the `auto` engine gives the search a slice a busy machine cannot shorten.

@@ -621,7 +621,7 @@ class Cdcl:
     def restart(self) -> None:
         """Back to level 0. Every REPHASE_EVERY restarts the target phases are forgotten too: the search then
         follows its longest trail since, not one from a region that stopped giving solutions (the tail of the
-        tournament sets: benchmarks/results/native-core.md, "Remembered explanations and rephasing")."""
+        tournament sets: benchmarks/results/native-core.md and its history in git)."""
         self.restarts += 1
         self.since_restart = 0
         if self.restarts % REPHASE_EVERY == 0:
