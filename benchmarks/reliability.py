@@ -518,6 +518,363 @@ def xml_attacks(cat: Category, work: Path) -> None:
 # --- main ---------------------------------------------------------------------------------------------
 
 
+# --- issue 36: outputs, pictures, the server, cluster addresses ----------------------------------------
+
+OUTPUT_WRITERS = {  # name -> argv for (input, output); every one may be given --force
+    "solve -o": lambda i, o: ["solve", i, "-b", "native", "-f", "json", "-o", o],
+    "solve -o (non)": lambda i, o: ["solve", i, "-b", "native", "-f", "non", "-o", o],
+    "show -o": lambda i, o: ["show", i, "-o", o],
+    "convert": lambda i, o: ["convert", i, o, "--to", "json"],
+    "bench --csv": lambda i, o: ["bench", i, "-b", "native", "--no-progress", "--csv", o],
+    "bench --json": lambda i, o: ["bench", i, "-b", "native", "--no-progress", "--json", o],
+    "explain -o": lambda i, o: ["explain", i, "-o", o],
+    "design -o": lambda i, o: ["design", i, "-o", o, "--to", "non"],
+}
+
+
+def output_policy(cat: Category, work: Path, rng: random.Random, n: int) -> None:
+    """Generated collisions of an output with what the command reads (the same path spelled otherwise, a
+    symbolic link, a hard link, a link to its folder, a puzzle found by scanning a folder, standard input
+    read from the file), two outputs on one path, and read-only targets, every writer, with and without
+    --force: a refusal in one line (exit 2) and the input byte for byte and mode for mode as it was; a
+    read-only output replaced only with --force, keeping its mode."""
+    from typer.testing import CliRunner
+
+    from nonocp.cli.app import app
+
+    runner = CliRunner()
+    sources = [p for p in sorted(PUZZLES.glob("*.non")) if b"goal" in p.read_bytes()]
+    kinds = ("same path", "relative path", "symbolic link", "hard link", "folder link", "found in folder",
+             "standard input")
+    for k in range(n):
+        case = work / f"policy-{k}"
+        (case / "in").mkdir(parents=True)
+        src = rng.choice(sources)
+        inp = case / "in" / src.name
+        inp.write_bytes(src.read_bytes())
+        mode = rng.choice((0o644, 0o444))
+        inp.chmod(mode)
+        writer = rng.choice(sorted(OUTPUT_WRITERS))
+        kind = rng.choice(kinds if writer.split()[0] in ("solve", "show", "bench") else kinds[:5])
+        force = rng.random() < 0.5
+        given, out = str(inp), str(inp)
+        if kind == "relative path":
+            out = os.path.relpath(inp)
+        elif kind == "symbolic link":
+            out = str(case / "alias.non")
+            os.symlink(inp, out)
+        elif kind == "hard link":
+            out = str(case / "hard.non")
+            os.link(inp, out)
+        elif kind == "folder link":
+            os.symlink(case / "in", case / "dirlink")
+            out = str(case / "dirlink" / src.name)
+        elif kind == "found in folder":
+            given = str(case / "in")
+        argv = OUTPUT_WRITERS[writer](given, out) + (["--force"] if force else [])
+        before = inp.read_bytes()
+        if kind == "standard input":
+            argv[argv.index(given)] = "-"
+            with open(inp, "rb") as stdin:
+                r = run(argv, stdin=stdin)
+            code, said = (None, "") if r is None else (r.returncode, r.stderr.strip())
+        else:
+            res = runner.invoke(app, argv)
+            code, said = res.exit_code, res.output.strip()
+        ok = (code == 2 and len(said.splitlines()) == 1 and "refusing to overwrite the input file" in said
+              and inp.read_bytes() == before and stat.S_IMODE(os.stat(inp).st_mode) == mode)
+        cat.check(ok, f"{writer} onto its input ({kind}{', --force' if force else ''}): exit {code} {said[:160]}")
+    for k in range(n // 3):  # two outputs on one path, and read-only outputs
+        case = work / f"pair-{k}"
+        case.mkdir()
+        inp = case / "heart.non"
+        inp.write_bytes((PUZZLES / "heart.non").read_bytes())
+        target = case / rng.choice(("r.json", "r.csv", "r.svg"))
+        other = case / "other-name"
+        os.symlink(target.name, other)
+        spelled = rng.choice((str(target), str(other), os.path.relpath(target)))
+        pair = rng.choice(("bench", "design"))
+        if pair == "bench":
+            argv = ["bench", str(inp), "-b", "native", "--no-progress", "--csv", str(target), "--json", spelled]
+        else:
+            argv = ["design", str(inp), "-o", str(target), "--to", "json", "--picture", spelled + ".svg"]
+            target, spelled = Path(str(target)), str(target)
+            argv[-1] = spelled
+        res = runner.invoke(app, argv)
+        ok = res.exit_code == 2 and "name the same file" in res.output and not target.exists()
+        cat.check(ok, f"{' '.join(argv[:1] + argv[3:])}: exit {res.exit_code} {res.output.strip()[:160]}")
+        ro = case / "ro.out"
+        ro.write_text("kept")
+        ro.chmod(0o444)
+        writer = rng.choice(sorted(OUTPUT_WRITERS))
+        res = runner.invoke(app, OUTPUT_WRITERS[writer](str(inp), str(ro)))
+        refused = "read-only" in res.output or (writer == "convert" and "already exists" in res.output)
+        ok = res.exit_code == 2 and refused and ro.read_text() == "kept"
+        cat.check(ok, f"{writer} onto a read-only file: exit {res.exit_code} {res.output.strip()[:160]}")
+        res = runner.invoke(app, [*OUTPUT_WRITERS[writer](str(inp), str(ro)), "--force"])
+        ok = res.exit_code == 0 and ro.read_text() != "kept" and stat.S_IMODE(ro.stat().st_mode) == 0o444
+        cat.check(ok, f"{writer} --force onto a read-only file: exit {res.exit_code} {res.output.strip()[:160]}")
+
+
+PEAK = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+        "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024); print(r.stderr)")
+MIB = 1024 * 1024
+
+
+def hostile_pictures(rng: random.Random, work: Path, n: int) -> Iterator[tuple[str, Path]]:
+    """Generated pictures that are small files and big decoded (1-bit and palette PNGs up to 50 million
+    pixels, long thin ones, RGBA over the decoded budget, many-frame GIFs, huge JPEGs), and broken ones."""
+    from PIL import Image, ImageDraw
+
+    for k in range(n):
+        kind = rng.choice(("1-bit PNG", "palette PNG", "thin PNG", "RGBA PNG", "GIF frames", "JPEG",
+                           "truncated PNG", "lying header"))
+        path = work / f"pic-{k}.{'gif' if kind == 'GIF frames' else 'jpg' if kind == 'JPEG' else 'png'}"
+        if kind in ("1-bit PNG", "palette PNG", "truncated PNG", "lying header"):
+            side = rng.randrange(2000, 7072)
+            img = Image.new("1" if kind != "palette PNG" else "P", (side, side), 1)
+            ImageDraw.Draw(img).ellipse((side // 5, side // 5, 4 * side // 5, 4 * side // 5), fill=0)
+            img.save(path, optimize=True)
+            data = path.read_bytes()
+            if kind == "truncated PNG":
+                path.write_bytes(data[: rng.randrange(40, len(data))])
+            elif kind == "lying header":  # the header claims another size than the data holds
+                path.write_bytes(data[:16] + rng.randrange(1, 60000).to_bytes(4, "big") * 2 + data[24:])
+        elif kind == "thin PNG":
+            w, h = rng.choice(((rng.randrange(10000, 25000), rng.randrange(1, 2000)),
+                               (rng.randrange(1, 2000), rng.randrange(10000, 25000))))
+            Image.new("1", (w, h), rng.randrange(2)).save(path, optimize=True)
+        elif kind == "RGBA PNG":
+            side = rng.randrange(3000, 7000)
+            Image.new("RGBA", (side, side), (255, 255, 255, rng.randrange(256))).save(path, optimize=True)
+        elif kind == "GIF frames":
+            frames = [Image.new("P", (1500, 1500), i % 2) for i in range(rng.randrange(2, 40))]
+            frames[0].save(path, save_all=True, append_images=frames[1:])
+        else:
+            side = rng.randrange(4000, 7000)
+            Image.new("L", (side, side), 200).save(path, quality=30)
+        yield kind, path
+
+
+def pictures(cat: Category, work: Path, rng: random.Random, n: int) -> None:
+    """`design` on hostile pictures, each in a process of its own: exit 0 or 2 (one line), no traceback,
+    and a peak resident size under 256 MiB."""
+    folder = work / "pictures"
+    folder.mkdir()
+    for kind, path in hostile_pictures(rng, folder, n):
+        args = ["design", str(path), "-f", "json"] + (["--width", str(rng.randrange(5, 60))] if rng.random() < .5
+                                                      else [])
+        try:
+            out = subprocess.run([sys.executable, "-c", PEAK, *NONOCP, *args], capture_output=True, text=True,
+                                 timeout=300)
+        except subprocess.TimeoutExpired:
+            out = None
+        if out is None:
+            cat.check(False, f"design {kind} ({path.stat().st_size} bytes): no answer in 300 s")
+            continue
+        first, err = (out.stdout.split("\n", 1) + [""])[:2]
+        code, peak = (int(x) for x in first.split())
+        err = err.strip()
+        ok = (code == 0 or (code == 2 and len(err.splitlines()) == 1)) and "Traceback" not in err and peak < 256 * MIB
+        cat.check(ok, f"design {kind} {args[3:]}: exit {code}, peak {peak / MIB:.0f} MiB {err[:160]}")
+        path.unlink()
+
+
+def _serve() -> tuple[subprocess.Popen, str]:
+    import re
+
+    proc = subprocess.Popen([*NONOCP, "serve", "--port", "0"], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            text=True)
+    while True:
+        line = proc.stderr.readline()
+        if not line:
+            raise RuntimeError("nonocp serve ended before it served")
+        m = re.search(r"(http://\S+/) \(Ctrl-C stops it\)", line)
+        if m:
+            return proc, m.group(1)
+
+
+def _request(url: str, path: str, body: bytes | None, headers: dict[str, str], timeout: float = 120) -> int | str:
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(url + path, body, headers, method="POST" if body is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except OSError as e:
+        return type(e).__name__
+
+
+def server(cat: Category, work: Path, rng: random.Random, n: int) -> None:
+    """A running `nonocp serve`: generated requests from other origins (Origin and Sec-Fetch-Site as
+    browsers send them, every endpoint, every content type) answered 403 or 415 with no worker started;
+    generated bodies of the wrong type answered 415; then floods of 50 hostile requests at once (2 MB
+    bodies of a million clues, 61 KB solves, foreign posts, clients that leave mid-body, big pictures):
+    every request answered (a status, or the connection closed on a client that left), /api/info answered
+    throughout, no traceback in the server's log, no worker left once they are done."""
+    import json as _json
+    import threading
+
+    from test_image_memory import big_one_bit_png
+
+    proc, url = _serve()
+    log: list[str] = []
+    threading.Thread(target=lambda: log.extend(proc.stderr), daemon=True).start()
+    try:
+        def info() -> dict:
+            import urllib.request
+
+            with urllib.request.urlopen(url + "api/info", timeout=60) as r:
+                return _json.loads(r.read())
+
+        endpoints = ["solve", "open?name=x.non", "validate", "export", "backbone", "rate", "step",
+                     "design/import", "play"]
+        body = _json.dumps({"puzzle": {"rows": [[[1, "1"]]], "columns": [[[1, "1"]]]}}).encode()
+        started = info()["workers"]["started"]
+        own = url.rstrip("/")
+        for _ in range(n):
+            site = rng.choice(("cross-site", "same-site", None, "same-origin"))
+            origin = rng.choice(("http://evil.example", own.replace("127.0.0.1", "localhost"), "null",
+                                 own + ":1", None))
+            if site in (None, "same-origin") and origin is None:
+                origin = "http://evil.example"
+            ctype = rng.choice(("text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+                                "multipart/form-data; boundary=x", "application/json", "application/octet-stream"))
+            headers = {"Content-Type": ctype}
+            if site:
+                headers["Sec-Fetch-Site"] = site
+            if origin:
+                headers["Origin"] = origin
+            path = "api/" + rng.choice(endpoints)
+            got = _request(url, path, body, headers)
+            cat.check(got == 403, f"POST /{path} {headers}: {got}, not 403")
+        for _ in range(n // 2):
+            path = "api/" + rng.choice(endpoints)
+            ctype = rng.choice(("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                                "", "application/json-seq", "image/png"))
+            got = _request(url, path, body, {"Content-Type": ctype} if ctype else {})
+            cat.check(got in (415, 404), f"POST /{path} as {ctype!r}: {got}, not 415")
+        cat.check(info()["workers"]["started"] == started, "a refused request started a worker")
+        wide = ("width 5\nheight 1\n\nrows\n" + ",".join(["1"] * 999_000) + "\n\ncolumns\n1\n1\n1\n1\n1\n").encode()
+        png = big_one_bit_png(work / "flood.png").read_bytes()
+        rows = [[[rng.randint(1, 3), "1"] for _ in range(rng.randint(0, 30))] for _ in range(200)]
+        solve = _json.dumps({"puzzle": {"rows": rows, "columns": rows}, "time_limit": 5}).encode()
+        kinds = {
+            "million clues": lambda: _request(url, "api/open?name=w.non", wide,
+                                              {"Content-Type": "application/octet-stream"}),
+            "61 KB solve": lambda: _request(url, "api/solve", solve, {"Content-Type": "application/json"}),
+            "foreign post": lambda: _request(url, "api/solve", solve, {"Content-Type": "text/plain",
+                                                                       "Origin": "http://evil.example"}),
+            "big picture": lambda: _request(url, "api/design/import?width=20", png,
+                                            {"Content-Type": "application/octet-stream"}),
+            "left mid-body": lambda: _leave_mid_body(url),
+        }
+        for flood in range(max(1, n // 40)):
+            answers: list[tuple[str, int | str]] = []
+            names = [rng.choice(sorted(kinds)) for _ in range(50)]
+            threads = [threading.Thread(target=lambda k=k, got=answers: got.append((k, kinds[k]()))) for k in names]
+            for t in threads:
+                t.start()
+            probes = 0
+            while any(t.is_alive() for t in threads):
+                info()
+                probes += 1
+                time.sleep(0.05)
+            for t in threads:
+                t.join()
+            bad = [(k, a) for k, a in answers if not isinstance(a, int) and not (k in ("left mid-body", "61 KB solve",
+                                                                                     "foreign post", "million clues")
+                                                                                 and a in ("ConnectionResetError",
+                                                                                           "BrokenPipeError", "left"))]
+            cat.check(len(answers) == 50 and not bad, f"flood {flood}: {bad[:5]}")
+            cat.check(probes > 0 and proc.poll() is None, f"flood {flood}: /api/info not answered, or the server died")
+            deadline_ = time.monotonic() + 60
+            while info()["workers"]["running"] and time.monotonic() < deadline_:
+                time.sleep(0.1)
+            cat.check(info()["workers"]["running"] == 0, f"flood {flood}: workers left running")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    said = "".join(log)
+    cat.check("Traceback" not in said, f"the server's log has a traceback: {said[-300:]}")
+
+
+def _leave_mid_body(url: str) -> str:
+    import socket
+
+    host, port = url.split("//", 1)[1].rstrip("/").rsplit(":", 1)
+    with socket.create_connection((host, int(port))) as sock:
+        sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100000\r\n\r\n" + b"{" * 500)
+    return "left"
+
+
+def cluster_addresses(cat: Category, work: Path, rng: random.Random, n: int) -> None:
+    """Generated `--cluster` addresses (schemes, hosts, brackets, ports, junk) read by the parser: a
+    ClusterError or a well-formed address, never another exception; a sample through the real command
+    (one line, exit 2); endpoints that are not Dask schedulers (an HTTP server, an SSH-like banner, random
+    bytes, a connection closed at once); local:N over the cap."""
+    import socket
+    import threading
+
+    from nonocp.batch.cluster import ClusterError, parse_address
+
+    parts = ["tcp://", "tls://", "ws://", "http://", "", "local:", "LOCAL:", "tcp:/", "://"]
+    hosts = ["127.0.0.1", "[::1]", "[::1", "::1]", "[zz]", "host", "a b", "ex-ample.org", "", "é", "1.2.3.4.5",
+             "-x", "[::ffff:1.2.3.4]", "h\x00"]
+    ports = [":8786", ":0", ":65536", ":99999", ":", ":-1", ":12ab", "", ":8786:1", ":8786/path", "?q=1"]
+    sample = []
+    for _ in range(n):
+        text = rng.choice(parts) + rng.choice(hosts) + rng.choice(ports)
+        if rng.random() < 0.2:
+            text = f"local:{rng.choice(['0', '2:3', '-1', '99999999999', 'x', ' 2', '2 '])}"
+        try:
+            kind, value = parse_address(text)
+            ok = kind == "local" or (isinstance(value, str) and ":" in value)
+        except ClusterError as e:
+            ok = "\n" not in str(e) and str(e).startswith("--cluster ")
+            if "\x00" not in text:  # a command line cannot carry NUL
+                sample.append(text)
+        except Exception as e:  # noqa: BLE001 - what the campaign looks for
+            ok = False
+            text = f"{text}: {type(e).__name__}: {e}"
+        cat.check(ok, f"--cluster {text!r}")
+    heart = str(PUZZLES / "heart.non")
+    for text in rng.sample(sample, min(12, len(sample))):
+        r = run(["check", heart, "--cluster", text], timeout=120)
+        cat.check(r is not None and one_line_error(r), f"check --cluster {text!r}: "
+                                                       f"{'hung' if r is None else (r.returncode, r.stderr[-160:])}")
+    replies = {"HTTP server": b"HTTP/1.0 400 Bad Request\r\n\r\n", "SSH banner": b"SSH-2.0-OpenSSH_9.6\r\n",
+               "random bytes": bytes(rng.randrange(256) for _ in range(4096)), "closed at once": None}
+    for name, reply in replies.items():
+        srv = socket.create_server(("127.0.0.1", 0))
+
+        def answer(srv=srv, reply=reply) -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    conn, _ = srv.accept()
+                    if reply is not None:
+                        conn.sendall(reply)
+                    conn.close()
+
+        threading.Thread(target=answer, daemon=True).start()
+        r = run(["bench", heart, "--no-progress", "--cluster", f"tcp://127.0.0.1:{srv.getsockname()[1]}"],
+                timeout=120)
+        cat.check(r is not None and one_line_error(r) and "too large" not in r.stderr,
+                  f"--cluster on a {name}: {'hung' if r is None else (r.returncode, r.stderr[-160:])}")
+        srv.close()
+    r = run(["check", heart, "--cluster", "local:1000"], timeout=120)
+    cat.check(r is not None and one_line_error(r) and "NONOCP_LOCAL_WORKERS" in r.stderr,
+              f"local:1000: {'hung' if r is None else (r.returncode, r.stderr[-160:])}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a sample (~600 inputs) instead of the full campaign")
@@ -575,6 +932,14 @@ def main(argv: list[str] | None = None) -> int:
             time_limits(cat, work)
         if (cat := want("xml attacks")) is not None:
             xml_attacks(cat, work)
+        if (cat := want("output policy")) is not None:
+            output_policy(cat, work, rng, 120 if full else 24)
+        if (cat := want("hostile pictures")) is not None:
+            pictures(cat, work, rng, 40 if full else 8)
+        if (cat := want("server")) is not None:
+            server(cat, work, rng, 200 if full else 40)
+        if (cat := want("cluster addresses")) is not None:
+            cluster_addresses(cat, work, rng, 2000 if full else 300)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     rows = ["| category | inputs tried | failures |", "|---|---:|---:|"]

@@ -109,20 +109,20 @@ class Api:
         """Run a job of the `read` lane (reading, validating, exporting: no engine) and return its value. Its
         budget is CPU seconds (Limits.read_cpu_seconds: work, whatever the machine's load); the wall-clock
         limit behind it only catches a worker that stopped using the CPU."""
-        limit = READ_WALL_FACTOR * self.limits.read_cpu_seconds
-        outcome = await self.run(request, name, args, limit, None, READ)
+        cpu = self.limits.read_cpu_seconds
+        outcome = await self.run(request, name, args, READ_WALL_FACTOR * cpu, None, READ, cpu=cpu)
         if not outcome.finished:
-            raise ApiError(503, f"the request could not be read within {limit:g} s")
+            raise ApiError(503, "the request could not be read: its worker stopped using the processor")
         return outcome.value
 
     async def run(self, request: Request, job: str, args: tuple, time_limit: float,
-                  channel: str | dict[str, Any] | None = None, lane: str = SOLVE) -> Outcome:
+                  channel: str | dict[str, Any] | None = None, lane: str = SOLVE, cpu: int | None = None) -> Outcome:
         """Run a job in a worker; if the client goes away first, the job is cancelled (its worker killed).
         `channel`: the request's channel, or a read request holding it (and its arrival)."""
         arrival = None
         if isinstance(channel, dict):
             channel, arrival = channel.get("channel"), channel.get("arrival")
-        task = asyncio.ensure_future(self.workers.run(job, args, time_limit, channel, lane, arrival))
+        task = asyncio.ensure_future(self.workers.run(job, args, time_limit, channel, lane, arrival, cpu))
         gone = asyncio.ensure_future(_disconnected(request))
         try:
             await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -252,12 +252,12 @@ class Api:
             raise ApiError(400, "threshold applies to black and white (colors=1); colours are found by clustering")
         background = (q.get("background") or "auto")[:20]
         name = (q.get("name") or "picture")[:200]
-        limit = lim.default_time_limit
+        cpu = lim.read_cpu_seconds  # decoding a picture: bounded by its work, as reading a request is
         channel = (q.get("channel") or "")[:100] or None
         args = (data, name, width, height, colors, background, threshold, lim)
-        outcome = await self.run(request, "import_image", args, limit, channel)
+        outcome = await self.run(request, "import_image", args, READ_WALL_FACTOR * cpu, channel, cpu=cpu)
         if not outcome.finished:
-            raise ApiError(503, f"the picture was not read within {limit:g} s")
+            raise ApiError(503, "the picture could not be read: its worker stopped using the processor")
         return answer(outcome.value)
 
     async def make_unique(self, request: Request) -> Response:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing as mp
+import os
 import signal
 import time
 import traceback
@@ -35,6 +36,9 @@ from nonocp.web.config import Limits
 
 SOLVE = "solve"
 READ = "read"
+# Workers run this much nicer than the server: however many solves and reads are running, the process
+# that answers every request (and refuses the ones there is no room for) is scheduled first.
+WORKER_NICENESS = 10
 
 
 class JobRefused(Exception):
@@ -100,6 +104,8 @@ def _child_main(conn: Any, fn: Callable[..., Any], args: tuple, memory: int | No
     which the job is refused (SIGXCPU; the kernel kills it a second later if it is inside C code)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops and kills us
     _die_with_parent()
+    with contextlib.suppress(OSError):  # the server's own loop goes first when the cores are busy
+        os.nice(WORKER_NICENESS)
     try:
         import resource
 
@@ -196,10 +202,12 @@ class Workers:
         return self._arrivals
 
     async def run(self, name: str, args: tuple, time_limit: float, channel: str | None = None,
-                  lane: str = SOLVE, arrival: int | None = None) -> Outcome:
+                  lane: str = SOLVE, arrival: int | None = None, cpu: int | None = None) -> Outcome:
         """Run job `name` with `args` in `lane`; Outcome(finished=False) when it was still running
-        `time_limit` + kill_grace seconds after it started (it is killed). Raises Busy, Superseded,
-        JobRefused (the job said the input was bad), ApiError (a request read and refused) or JobFailed."""
+        `time_limit` + kill_grace seconds after it started (it is killed). `cpu`: CPU seconds the job may
+        use (work a request costs, whatever the load; past them it is refused, 413). Raises Busy,
+        Superseded, JobRefused (the job said the input was bad), ApiError (a request read and refused) or
+        JobFailed."""
         slots = self._lanes[lane]
         if slots.slots is None:
             slots.slots = asyncio.Semaphore(slots.running)
@@ -226,7 +234,7 @@ class Workers:
             try:
                 await self._acquire(slots.slots, cancel)
                 try:
-                    return await self._run_process(self.jobs[name], args, time_limit, cancel, lane)
+                    return await self._run_process(self.jobs[name], args, time_limit, cancel, cpu)
                 finally:
                     slots.slots.release()
             finally:
@@ -253,10 +261,9 @@ class Workers:
             stop.cancel()
 
     async def _run_process(
-        self, fn: Callable[..., Any], args: tuple, time_limit: float, cancel: asyncio.Event, lane: str = SOLVE
+        self, fn: Callable[..., Any], args: tuple, time_limit: float, cancel: asyncio.Event, cpu: int | None = None
     ) -> Outcome:
         conn_r, conn_w = self.ctx.Pipe(duplex=False)
-        cpu = self.limits.read_cpu_seconds if lane == READ else None
         proc = self.ctx.Process(target=_child_main, args=(conn_w, fn, args, self.limits.worker_memory, cpu),
                                 daemon=True)
         start = time.monotonic()
