@@ -71,7 +71,7 @@ def engine_of(spec: str):
         return _SatWith(spec[4:]), {}
     name, _, option = spec.partition("@")
     backend = get_backend(name)
-    return backend, backend.options.parse([option], backend.name) if option else {}
+    return backend, backend.settings.parse([option], backend.name) if option else {}
 
 
 def run_engines(args) -> None:

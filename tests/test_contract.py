@@ -16,7 +16,7 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Block, Puzzle
 from nonocp.core.result import Status
 from nonocp.engines import ORACLE_ROLE, Capabilities, SolveOptions, backend_class, entry, get_backend
-from nonocp.engines.contract import Options, Stats
+from nonocp.engines.contract import Settings, Stats
 from oracle import brute_force
 from strategies import palette_of, puzzle_from_grid
 
@@ -54,7 +54,7 @@ def test_the_declarations_are_well_formed_and_agree_with_the_registry(registered
     cls = backend_class(registered_engine)
     assert cls.name == registered_engine
     assert isinstance(cls.capabilities, Capabilities)
-    assert isinstance(cls.options, Options) and isinstance(cls.stats, Stats)
+    assert isinstance(cls.settings, Settings) and isinstance(cls.stats, Stats)
     assert all(isinstance(v, str) and v for v in cls.variants)
     known = entry(registered_engine)
     assert known is not None and known.summary
@@ -71,20 +71,20 @@ def test_declared_variants_construct_and_unknown_ones_are_refused(registered_eng
 
 def test_options_parse_check_and_change_how_not_what(registered_engine, backend):
     expected = {p: set(brute_force(p)) for p in (PERMUTATIONS, NONE)}
-    for option in backend.options:
+    for option in backend.settings:
         words = ["true", "false"] if option.values is bool else list(option.values)
         for word in words:
-            extra = backend.options.parse([f"{option.name}={word}"], registered_engine)
+            extra = backend.settings.parse([f"{option.name}={word}"], registered_engine)
             assert extra == {option.name: word == "true" if option.values is bool else word}
             for puzzle, want in expected.items():
                 got = backend.solve(puzzle, SolveOptions(max_solutions=None, extra=extra))
                 assert got.exhausted and set(got.solutions) == want, (option.name, word)
         with pytest.raises(NonocpError, match=option.name):
-            backend.options.parse([f"{option.name}=no-such-value"], registered_engine)
+            backend.settings.parse([f"{option.name}=no-such-value"], registered_engine)
         with pytest.raises(NonocpError, match=registered_engine):
             backend.solve(PERMUTATIONS, SolveOptions(extra={option.name: "no-such-value"}))
     with pytest.raises(NonocpError, match="no such option"):
-        backend.options.parse(["no_such_option=1"], registered_engine)
+        backend.settings.parse(["no_such_option=1"], registered_engine)
 
 
 # ---- each capability, claimed or not, is what the engine does --------------------------------------
@@ -219,7 +219,7 @@ def test_the_template_is_a_complete_backend_without_a_search():
     from nonocp.engines.TEMPLATE import TemplateBackend
 
     template = TemplateBackend()  # every method of the contract is there (the base class is abstract)
-    assert template.available() and template.options.names() == ["example"]
+    assert template.available() and template.settings.names() == ["example"]
     with pytest.raises(NotImplementedError, match="copy it"):
         template.solve(PERMUTATIONS, SolveOptions())
     with pytest.raises(BackendUnavailable):

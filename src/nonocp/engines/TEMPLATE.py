@@ -31,7 +31,7 @@ import time
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, status_of
-from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.contract import Backend, Capabilities, Setting, Settings, SolveOptions, Stat, Stats
 
 
 class TemplateBackend(Backend):
@@ -43,9 +43,9 @@ class TemplateBackend(Backend):
     variants = ()
 
     # Step 3: the settings `nonocp solve --option KEY=VALUE` may give it. They arrive in SolveOptions.extra,
-    # checked; read them with `self.options.get(options.extra, "key", self.name)`.
-    options = Options(
-        Option("example", bool, False, "what it switches, in a few words"),
+    # checked; read them with `self.settings.get(options.extra, "key", self.name)`.
+    settings = Settings(
+        Setting("example", bool, False, "what it switches, in a few words"),
     )
 
     # Step 4: what it can do, honestly: tests/test_contract.py checks each claim (a True one by doing it, a
@@ -78,7 +78,7 @@ class TemplateBackend(Backend):
         self.check_puzzle(puzzle, options)
         start = time.monotonic()
         limit = options.max_solutions if options.max_solutions is None else max(1, options.max_solutions)
-        example = self.options.get(options.extra, "example", self.name)
+        example = self.settings.get(options.extra, "example", self.name)
         solutions, exhausted, timed_out, nodes = self._search(puzzle, options, limit, example)
         return SolveResult(
             status=status_of(len(solutions), exhausted, limit, timed_out),

@@ -40,7 +40,7 @@ from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.engines import backend_class, get_backend, memory
-from nonocp.engines.contract import Backend, Budget, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.contract import Backend, Budget, Capabilities, Setting, Settings, SolveOptions, Stat, Stats
 
 NATIVE = "native"  # the engine of the line-logic, native-search and fallback stages
 SAT = "sat"  # the SAT stage's engine (its solver: auto's variant)
@@ -82,16 +82,16 @@ class _Declared:
         return self.value
 
 
-def _options() -> Options:
-    own = Options(
-        Option("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before the search"),
-        Option("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
-        Option("native_first", bool, None, f"the native search for up to {NATIVE_CPU:g} CPU s before SAT, on "
+def _settings() -> Settings:
+    own = Settings(
+        Setting("probe", bool, DEFAULT_PROBE, "probe every cell after line propagation, before the search"),
+        Setting("race", bool, None, "race Kissat on the whole puzzle (default: when two cores are free)"),
+        Setting("native_first", bool, None, f"the native search for up to {NATIVE_CPU:g} CPU s before SAT, on "
                "puzzles its compiled core takes (default: on, unless the variant names a SAT solver)"),
-        Option("symmetric", bool, DEFAULT_SYMMETRIC, "when the clues are symmetric, the SAT stage first looks for "
+        Setting("symmetric", bool, DEFAULT_SYMMETRIC, "when the clues are symmetric, the SAT stage first looks for "
                "a solution the symmetries map onto itself (for a slice of CPU time)"),
     )
-    return own | backend_class(SAT).options  # the SAT stage's own, passed on to it
+    return own | backend_class(SAT).settings  # the SAT stage's own, passed on to it
 
 
 def _stats() -> Stats:
@@ -115,7 +115,7 @@ def _stats() -> Stats:
 class AutoBackend(Backend):
     name = "auto"
     variants = _Declared(lambda: backend_class(SAT).variants)  # the SAT stage's solver
-    options = _Declared(_options)
+    settings = _Declared(_settings)
     # proofs: with proof_dir it is the sat engine alone; no solution callback of its own
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=False)
     stats = _Declared(_stats)
@@ -142,7 +142,7 @@ class AutoBackend(Backend):
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         if options.extra:  # its own and the sat engine's, before any work
-            self.options.check(options.extra, self.name)
+            self.settings.check(options.extra, self.name)
         if options.extra.get("proof_dir"):  # a certificate of the puzzle itself: SAT alone (module docstring)
             alone = self.sat.solve(puzzle, options)
             solver = _solver(alone.backend)
@@ -159,7 +159,7 @@ class AutoBackend(Backend):
         """One of auto's options (its default when not given: reading the schema imports the sat engine)."""
         if not options.extra:
             return {"probe": DEFAULT_PROBE, "symmetric": DEFAULT_SYMMETRIC}.get(name)
-        return self.options.get(options.extra, name, self.name)
+        return self.settings.get(options.extra, name, self.name)
 
     def race_partner(self, options: SolveOptions) -> Backend | None:
         """The race's second member, or None when this solve does not race: asked not to, one core or

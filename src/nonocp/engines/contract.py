@@ -5,9 +5,10 @@ class attributes that the registry, the command line and the tests read without 
 
 - `name` and `variants`: `get_backend("name:variant")` calls `cls(variant)` ("" for the default). An
   unknown variant raises BackendUnavailable naming the ones it knows (one line, no traceback).
-- `options`: an `Options` schema of what `nonocp solve --option KEY=VALUE` may set; the values reach the
-  engine in `SolveOptions.extra`, already checked (`Options.parse`), and the engine reads them with
-  `Options.get`, which also checks values passed from Python.
+- `settings`: a `Settings` schema of what `nonocp solve --option KEY=VALUE` may set (one `Setting` each; the
+  word `options` is kept for `SolveOptions`, what one solve is asked); the values reach the engine in
+  `SolveOptions.extra`, already checked (`Settings.parse`), and the engine reads them with `Settings.get`,
+  which also checks values passed from Python.
 - `capabilities`: what it can do, each independent of the others (`Capabilities`); tests/test_contract.py
   checks every claim on every registered engine.
 - `stats`: the schema of `SolveResult.stats` (`Stats`): each key it may report, its type and meaning.
@@ -146,7 +147,7 @@ _FALSE = ("false", "no", "off", "0")
 
 
 @dataclass(frozen=True)
-class Option:
+class Setting:
     """One engine setting: `values` is the words it takes, or `bool` (true/false, yes/no, on/off, 1/0)."""
 
     name: str
@@ -179,13 +180,13 @@ class Option:
         return f"{self.name}={words}"
 
 
-class Options:
+class Settings:
     """An engine's settings schema: the keys `nonocp solve --option KEY=VALUE` may set in SolveOptions.extra."""
 
-    def __init__(self, *options: Option) -> None:
+    def __init__(self, *options: Setting) -> None:
         self._by_name = {o.name: o for o in options}
 
-    def __iter__(self) -> Iterator[Option]:
+    def __iter__(self) -> Iterator[Setting]:
         return iter(self._by_name.values())
 
     def __len__(self) -> int:
@@ -194,9 +195,9 @@ class Options:
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
 
-    def __or__(self, other: Options) -> Options:
+    def __or__(self, other: Settings) -> Settings:
         """Both schemas (for an engine that passes another's options on, as auto does sat's)."""
-        return Options(*self, *(o for o in other if o.name not in self._by_name))
+        return Settings(*self, *(o for o in other if o.name not in self._by_name))
 
     def names(self) -> list[str]:
         return list(self._by_name)
@@ -301,7 +302,7 @@ class Backend(ABC):
     # the words `name:variant` takes (the first is the default, when there is a choice); an engine that takes
     # an open set (sat: any pysat solver) lists its usual ones and checks the rest in its constructor
     variants: ClassVar[tuple[str, ...]] = ()
-    options: ClassVar[Options] = Options()
+    settings: ClassVar[Settings] = Settings()
     capabilities: ClassVar[Capabilities] = Capabilities()
     stats: ClassVar[Stats] = Stats()
 
@@ -364,5 +365,5 @@ class Backend(ABC):
 
 
 def parse_engine_options(specs: list[str], backend: Backend) -> dict[str, Any]:
-    """`--option KEY=VALUE` specs checked against the engine's declared options (see Options.parse)."""
-    return backend.options.parse(specs, backend.name)
+    """`--option KEY=VALUE` specs checked against the engine's declared options (see Settings.parse)."""
+    return backend.settings.parse(specs, backend.name)

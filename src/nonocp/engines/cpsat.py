@@ -46,7 +46,7 @@ from nonocp.core.puzzle import Clue, Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
 from nonocp.engines import memory
-from nonocp.engines.contract import Backend, Capabilities, Option, Options, Stat, Stats
+from nonocp.engines.contract import Backend, Capabilities, Setting, Settings, Stat, Stats
 from nonocp.engines.forked import HARD_STOP_GRACE, call_in_child, isolated
 
 if TYPE_CHECKING:
@@ -301,12 +301,12 @@ class CpsatBackend(Backend):
     name = "cpsat"
     # comma-separated and combinable: `cpsat:block,bool`
     variants = (*UNIQUENESS_MODES, *CELL_MODELS, "plain")
-    options = Options(
-        Option("uniqueness", UNIQUENESS_MODES, "enumerate", "several solutions by one enumeration or by re-solving"),
-        Option("cell_model", CELL_MODELS, "int", "a colour cell as one integer or one Boolean per colour"),
-        Option("cut_domains", bool, True, "cut each cell's colours by its row and column first"),
-        Option("probing", PROBING_LEVELS, DEFAULT_PROBING, "how much CP-SAT probes before its search"),
-        Option("count_runs", ("starts", "automaton"), "starts",
+    settings = Settings(
+        Setting("uniqueness", UNIQUENESS_MODES, "enumerate", "several solutions by one enumeration or by re-solving"),
+        Setting("cell_model", CELL_MODELS, "int", "a colour cell as one integer or one Boolean per colour"),
+        Setting("cut_domains", bool, True, "cut each cell's colours by its row and column first"),
+        Setting("probing", PROBING_LEVELS, DEFAULT_PROBING, "how much CP-SAT probes before its search"),
+        Setting("count_runs", ("starts", "automaton"), "starts",
                "count clues: runs by run-start Booleans or by an automaton (engines/cpsat_counts.py)"),
     )
     # no proofs (CP-SAT writes none); no solution callback: its own callback runs inside the C++ search
@@ -415,7 +415,7 @@ class CpsatBackend(Backend):
             exhausted=False,
             backend=self.name,
             seconds=time.monotonic() - start,
-            stats={"uniqueness": self.options.get(options.extra, "uniqueness", self.name, self.uniqueness),
+            stats={"uniqueness": self.settings.get(options.extra, "uniqueness", self.name, self.uniqueness),
                    "import_seconds": round(import_seconds, 4), "build_seconds": 0.0, "solves": 0, "conflicts": 0,
                    "killed_at_time_limit": True},
             timed_out=ended_by_time(len(found), False, limit, True),
@@ -425,7 +425,7 @@ class CpsatBackend(Backend):
                import_seconds: float, on_solution: Callable[[Grid], None] | None = None) -> SolveResult:
         """The solve itself, in whichever process runs it; `on_solution` hears of each new solution."""
         extra = options.extra or {}
-        get = self.options.get
+        get = self.settings.get
         uniqueness = get(extra, "uniqueness", self.name, self.uniqueness)
         cell_model = get(extra, "cell_model", self.name, self.cell_model)
         probing = get(extra, "probing", self.name, self.probing)

@@ -14,7 +14,7 @@
   only between rounds), and the child is killed HARD_STOP_GRACE seconds after the deadline when it has
   not, keeping the solutions it had sent back; `extra={"hard_stop": False}` keeps it in this process
   (for callers that cannot fork, and for benchmarks/bench_timeout.py).
-- Options in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py),
+- Settings in `SolveOptions.extra`: "encoding" ("blocks", "automaton", "both"; see encode/cnf.py),
   "phase" (PHASES: which value the solver tries first for a cell, see DEFAULT_PHASE) and "proof_dir":
   when the search ends on UNSAT (no solution, or none besides those found) write there
   `<name>.cnf` (the formula with every blocking clause added, DIMACS) and `<name>.drat` (the DRAT proof
@@ -56,7 +56,7 @@ from nonocp.encode.cnf import (
 )
 from nonocp.encode.counts_cnf import encode_counts
 from nonocp.engines import memory
-from nonocp.engines.contract import Backend, Capabilities, Option, Options, SolveOptions, Stat, Stats
+from nonocp.engines.contract import Backend, Capabilities, Setting, Settings, SolveOptions, Stat, Stats
 from nonocp.engines.forked import HARD_STOP_GRACE, call_in_child, isolated
 
 DEFAULT_SOLVER = "cadical195"
@@ -116,8 +116,8 @@ def formula_bytes(size: CnfSize, cells: int) -> int:
     return 8 * size.literals + 4 * size.clauses + 120 * cells
 
 
-class _Settings(NamedTuple):
-    """The sat engine's options (SatBackend.options) as one solve uses them."""
+class _Choices(NamedTuple):
+    """The sat engine's settings (SatBackend.settings) as one solve chose them."""
 
     encoding: str
     phase: str
@@ -141,10 +141,10 @@ class SatBackend(Backend):
     name = "sat"
     # any solver pysat knows, by name or alias (checked by canonical_solver_name); the usual ones:
     variants = ("cadical195", "glucose4", "minisat22", "lingeling", "kissat404")
-    options = Options(
-        Option("encoding", tuple(ENCODINGS), DEFAULT_ENCODING, "how each line's clue becomes clauses"),
-        Option("phase", PHASES, DEFAULT_PHASE, "the value the solver tries first for a cell"),
-        Option("symmetric", bool, False, "when the clues are symmetric, first look for a solution the "
+    settings = Settings(
+        Setting("encoding", tuple(ENCODINGS), DEFAULT_ENCODING, "how each line's clue becomes clauses"),
+        Setting("phase", PHASES, DEFAULT_PHASE, "the value the solver tries first for a cell"),
+        Setting("symmetric", bool, False, "when the clues are symmetric, first look for a solution the "
                f"symmetries map onto itself (for up to {SYMMETRIC_CPU:g} CPU s)"),
     )
     capabilities = Capabilities(colours=True, enumerate=True, fixed=True, proofs=True, on_solution=True)
@@ -196,7 +196,7 @@ class SatBackend(Backend):
         if puzzle.has_counts:
             return self.solver_name, 0
         if size is None:
-            size = cnf_size(puzzle, self._settings(options).encoding, fixed=options.fixed, deadline=deadline)
+            size = cnf_size(puzzle, self._choices(options).encoding, fixed=options.fixed, deadline=deadline)
         allowed = memory.available(options)
         cells = puzzle.width * puzzle.height
         limit = _solutions_wanted(options.max_solutions)
@@ -230,12 +230,12 @@ class SatBackend(Backend):
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
         deadline = options.deadline(start)
-        settings = self._settings(options)
+        choices = self._choices(options)
         if not isolated(options):
             progress = options.progress
             report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
-            return self._solve(puzzle, options, settings, start, deadline, on_solution=report)
-        return self._solve_in_child(puzzle, options, settings, start, deadline)
+            return self._solve(puzzle, options, choices, start, deadline, on_solution=report)
+        return self._solve_in_child(puzzle, options, choices, start, deadline)
 
     def search(
         self, puzzle: Puzzle, options: SolveOptions, on_solution: Callable[[Grid, int], None] | None = None
@@ -243,19 +243,19 @@ class SatBackend(Backend):
         """`solve` in this process whatever the time limit (no forked child, no hard stop), with each solution
         reported as found: for callers that run it in a child of their own (the auto engine's race)."""
         start = time.monotonic()
-        return self._solve(puzzle, options, self._settings(options), start, options.deadline(start), on_solution)
+        return self._solve(puzzle, options, self._choices(options), start, options.deadline(start), on_solution)
 
-    def _settings(self, options: SolveOptions) -> _Settings:
+    def _choices(self, options: SolveOptions) -> _Choices:
         """The engine's own options from `options.extra`, read once and checked against its schema."""
         extra = options.extra
-        return _Settings(self.options.get(extra, "encoding", self.name), self.options.get(extra, "phase", self.name),
-                         self.options.get(extra, "symmetric", self.name))
+        return _Choices(self.settings.get(extra, "encoding", self.name), self.settings.get(extra, "phase", self.name),
+                         self.settings.get(extra, "symmetric", self.name))
 
     def _solve(
         self,
         puzzle: Puzzle,
         options: SolveOptions,
-        settings: _Settings,
+        choices: _Choices,
         start: float,
         deadline: float | None,
         on_solution: Callable[[Grid, int], None] | None,
@@ -273,16 +273,16 @@ class SatBackend(Backend):
             if puzzle.has_counts:  # count-and-contiguity clues: their own encoding, with pysat's cardinality
                 cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
             else:
-                cnf = encode_puzzle(puzzle, settings.encoding, fixed=options.fixed, check=check, deadline=deadline)
+                cnf = encode_puzzle(puzzle, choices.encoding, fixed=options.fixed, check=check, deadline=deadline)
         except OutOfTime:
             limit = _solutions_wanted(options.max_solutions)
             return SolveResult(status_of(0, False, limit, True), (), False, f"{self.name}:{self.solver_name}",
                                time.monotonic() - start,
-                               {"solver": self.solver_name, "encoding": settings.encoding, "encoding_timed_out": True},
+                               {"solver": self.solver_name, "encoding": choices.encoding, "encoding_timed_out": True},
                                timed_out=True)
         solver_name = chosen[0] if chosen else self.solver_name
-        search = _Search(cnf, solver_name, deadline, options.max_solutions, on_solution, phase=settings.phase)
-        if settings.symmetric and not options.extra.get("proof_dir"):  # a proof refutes the formula as given
+        search = _Search(cnf, solver_name, deadline, options.max_solutions, on_solution, phase=choices.phase)
+        if choices.symmetric and not options.extra.get("proof_dir"):  # a proof refutes the formula as given
             symmetries = clue_symmetries(puzzle)
             if symmetries:
                 search.stats["symmetries"] = [sym.name for sym in symmetries]
@@ -312,7 +312,7 @@ class SatBackend(Backend):
         return result
 
     def _solve_in_child(
-        self, puzzle: Puzzle, options: SolveOptions, settings: _Settings, start: float, deadline: float | None
+        self, puzzle: Puzzle, options: SolveOptions, choices: _Choices, start: float, deadline: float | None
     ) -> SolveResult:
         """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
         (see nonocp.engines.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
@@ -334,7 +334,7 @@ class SatBackend(Backend):
 
         def in_child(send: Callable[[Any], None]) -> SolveResult:
             return self._solve(
-                puzzle, options, settings, start, deadline,
+                puzzle, options, choices, start, deadline,
                 on_solution=lambda grid, n: send(("solution", grid)),
                 on_searched=lambda result: send(("searched", result)),
                 on_solver=lambda name: send(("solver", name)),
@@ -362,7 +362,7 @@ class SatBackend(Backend):
             exhausted=False,
             backend=f"{self.name}:{solver[0]}",
             seconds=seconds,
-            stats={"solver": solver[0], "encoding": settings.encoding, "killed_at_time_limit": True},
+            stats={"solver": solver[0], "encoding": choices.encoding, "killed_at_time_limit": True},
             timed_out=ended_by_time(len(found), False, _solutions_wanted(options.max_solutions), True),
         )
 

@@ -28,7 +28,7 @@ def engine_rows() -> list[dict[str, object]]:
             row["note"] = " ".join(str(e).split()) or type(e).__name__
         try:
             cls = backend_class(name)
-            row.update(variants=list(cls.variants), options=cls.options.describe(),
+            row.update(variants=list(cls.variants), options=cls.settings.describe(),
                        capabilities=cls.capabilities.as_dict())
         except Exception:  # noqa: BLE001 - not importable: the note says why
             pass

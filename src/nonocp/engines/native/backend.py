@@ -14,8 +14,8 @@ from nonocp.engines.contract import (
     BudgetMeter,
     Capabilities,
     Narrowing,
-    Option,
-    Options,
+    Setting,
+    Settings,
     SolveOptions,
     Stat,
     Stats,
@@ -83,12 +83,12 @@ CORES = {"auto": None, "c": True, "python": False}
 class NativeBackend(Backend):
     name = "native"
     variants = SEARCHES
-    options = Options(
-        Option("probe", bool, ROOT_PROBE, "probe every cell once at the root before the CDCL search"),
-        Option("guide", bool, True, "root probing's branch scores seed the CDCL decision order"),
-        Option("beliefs", bool, True, "after a while, decisions keep each cell's most likely colour"),
-        Option("minimize", bool, True, "shrink each learnt clause's line explanations"),
-        Option("core", tuple(CORES), "auto", "the compiled core (c), the Python reference (python) or auto"),
+    settings = Settings(
+        Setting("probe", bool, ROOT_PROBE, "probe every cell once at the root before the CDCL search"),
+        Setting("guide", bool, True, "root probing's branch scores seed the CDCL decision order"),
+        Setting("beliefs", bool, True, "after a while, decisions keep each cell's most likely colour"),
+        Setting("minimize", bool, True, "shrink each learnt clause's line explanations"),
+        Setting("core", tuple(CORES), "auto", "the compiled core (c), the Python reference (python) or auto"),
     )
     # no proofs; no solution callback (it answers in this process, with its own deadline checks); budgets in
     # CPU seconds of this process or conflicts (of the CDCL search; nodes of native:dfs do not count as any)
@@ -118,7 +118,7 @@ class NativeBackend(Backend):
 
     def narrow(self, puzzle: Puzzle, options: SolveOptions) -> Narrowing:
         """Line propagation from `options.fixed`, then root probing unless the `probe` option is false."""
-        probe = NativeBackend.options.get(options.extra, "probe", self.name)
+        probe = NativeBackend.settings.get(options.extra, "probe", self.name)
         masks, contradiction, stats = propagate_and_probe(puzzle, options.deadline(), fixed=options.fixed, probe=probe)
         return Narrowing(masks, contradiction, stats)
 
@@ -128,7 +128,7 @@ class NativeBackend(Backend):
         """Root probing (unless `extra["probe"]` is False), then CDCL on the core's propagated state; True when
         the search is exhausted."""
         core = engine.core
-        get = NativeBackend.options.get
+        get = NativeBackend.settings.get
         if get(options.extra, "probe", "native"):
             ok, _ = core.probe()
             if not ok:
@@ -155,7 +155,7 @@ class NativeBackend(Backend):
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
         start = time.monotonic()
-        compiled = CORES[NativeBackend.options.get(options.extra, "core", "native")]
+        compiled = CORES[NativeBackend.settings.get(options.extra, "core", "native")]
         try:
             engine = Engine(puzzle, options.deadline(start), compiled)
         except ValueError as e:  # core=c on a puzzle the compiled core does not take
