@@ -38,7 +38,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from nonocp.core.errors import BackendUnavailable, NonocpError, OutOfTime
 from nonocp.core.grid import Grid
@@ -68,7 +68,7 @@ DEFAULT_PROBING = "light"
 LIGHT_PROBING_PARAMS = {"max_presolve_iterations": 1, "probing_deterministic_time_limit": 0.1}
 
 
-def _cp_model():
+def _cp_model() -> Any:  # ortools ships no type information
     from ortools.sat.python import cp_model
 
     return cp_model
@@ -110,8 +110,8 @@ def cell_domains(
         for (r, c), mask in (fixed or {}).items():
             domains[r][c] = [v for v in every if mask >> v & 1]
         return domains
-    row_allowed = [_allowed(clue, w, deadline) for clue in puzzle.rows]
-    col_allowed = [_allowed(clue, h, deadline) for clue in puzzle.cols]
+    row_allowed = [_allowed(clue, w, deadline) for clue in cast("tuple[Clue, ...]", puzzle.rows)]  # run clues
+    col_allowed = [_allowed(clue, h, deadline) for clue in cast("tuple[Clue, ...]", puzzle.cols)]
     domains = [[sorted(row_allowed[r][c] & col_allowed[c][r]) for c in range(w)] for r in range(h)]
     for (r, c), mask in (fixed or {}).items():
         domains[r][c] = [v for v in domains[r][c] if mask >> v & 1]
@@ -136,7 +136,7 @@ class NonogramModel:
     build_seconds: float
     empty: bool = False  # some cell has no colour left: no solution, known before any search
 
-    def differs_literal(self, r: int, c: int, v: int):
+    def differs_literal(self, r: int, c: int, v: int) -> Any:
         """A literal whose truth implies cell (r, c) != v: the building block of a blocking clause."""
         key = (r, c, v)
         lit = self.differs.get(key)
@@ -195,8 +195,9 @@ def build_model(
     if puzzle.has_counts:  # count-and-contiguity clues: their own model (cardinality and runs per colour)
         from nonocp.engines.cpsat_counts import build_counts_model
 
-        return build_counts_model(puzzle, _cp_model(), NonogramModel, fixed, cut_domains,
-                                  lambda: _check_deadline(deadline), count_runs)
+        counted: NonogramModel = build_counts_model(puzzle, _cp_model(), NonogramModel, fixed, cut_domains,
+                                                    lambda: _check_deadline(deadline), count_runs)
+        return counted
     start = time.perf_counter()
     cp = _cp_model()
     model = cp.CpModel()
@@ -225,14 +226,15 @@ def build_model(
                 out.append(x)
         cells.append(out)
     if not empty:
-        lines = [(clue, cells[r]) for r, clue in enumerate(puzzle.rows)]
-        lines += [(clue, [cells[r][c] for r in range(puzzle.height)]) for c, clue in enumerate(puzzle.cols)]
+        rows, cols = cast("tuple[Clue, ...]", puzzle.rows), cast("tuple[Clue, ...]", puzzle.cols)
+        lines = [(clue, cells[r]) for r, clue in enumerate(rows)]
+        lines += [(clue, [cells[r][c] for r in range(puzzle.height)]) for c, clue in enumerate(cols)]
         # all() stops at the first line whose cells are all fixed to a pattern its clue rejects
         empty = not all(_add_line(model, clue, line, deadline) for clue, line in lines)
     return NonogramModel(model, cells, domains, {}, color_literals, time.perf_counter() - start, empty)
 
 
-def _add_line(model, clue: Clue, line: list[Any], deadline: float | None = None) -> bool:
+def _add_line(model: Any, clue: Clue, line: list[Any], deadline: float | None = None) -> bool:
     """Constrain one line by its clue's automaton; False if its cells are all fixed and the clue rejects them."""
     _check_deadline(deadline)
     a = clue_automaton(clue)
@@ -243,9 +245,15 @@ def _add_line(model, clue: Clue, line: list[Any], deadline: float | None = None)
     return True
 
 
-def grid_of(cells: list[list[Any]], value) -> Grid:
-    """Read the cell values through `value` (a solver's or a callback's)."""
-    return Grid(tuple(tuple(x if isinstance(x, int) else int(value(x)) for x in row) for row in cells))
+def grid_of(cells: list[list[Any]], value: Callable[[Any], Any] | None) -> Grid:
+    """Read the cell values through `value` (a solver's or a callback's; None when every cell is fixed)."""
+    def read(x: Any) -> int:
+        if isinstance(x, int):
+            return x
+        assert value is not None, "a cell the model left open, and nothing to read it from"
+        return int(value(x))
+
+    return Grid(tuple(tuple(read(x) for x in row) for row in cells))
 
 
 class _Collector:
@@ -253,11 +261,18 @@ class _Collector:
     solution again, issues #4376/#4268) and stops the search at the limit, or at the deadline (CP-SAT has
     its own limit too; this one also covers the time the Python callback itself takes)."""
 
-    def __new__(cls, *args, **kwargs):  # subclass the ortools class lazily, at first use
-        cp = _cp_model()
+    found: list[Grid]
+    repeats: int
+    out_of_time: bool
+    stopped: bool
 
-        class Collector(cp.CpSolverSolutionCallback):
-            def __init__(self, cells, limit, progress, deadline: float | None = None, on_solution=None) -> None:
+    def __new__(cls, *args: Any, **kwargs: Any) -> _Collector:  # subclass the ortools class lazily, at first use
+        base: Any = _cp_model().CpSolverSolutionCallback
+
+        class Collector(base):  # type: ignore[misc]  # ortools' class, typed Any
+            def __init__(self, cells: list[list[Any]], limit: int | None,
+                         progress: Callable[[dict[str, Any]], None] | None, deadline: float | None = None,
+                         on_solution: Callable[[Grid], None] | None = None) -> None:
                 super().__init__()
                 self.on_solution = on_solution
                 self.cells = cells
@@ -288,7 +303,8 @@ class _Collector:
                     self.out_of_time = True
                     self.stop_search()
 
-        return Collector(*args, **kwargs)
+        made: _Collector = Collector(*args, **kwargs)
+        return made
 
 
 class CpsatBackend(Backend):
@@ -390,7 +406,7 @@ class CpsatBackend(Backend):
             if options.progress is not None:
                 options.progress({"solutions": len(found)})
 
-        def in_child(send):
+        def in_child(send: Callable[[Any], None]) -> SolveResult:
             # in the child the caller's progress callback would report into a copy of the caller: send instead
             sending = dataclasses.replace(options, progress=None)
             return self._solve(puzzle, sending, start, deadline, import_seconds, on_solution=send)
@@ -407,7 +423,8 @@ class CpsatBackend(Backend):
         except memory.OverBudget as e:
             raise memory.OverBudget(f"cpsat: {e}") from None
         if finished:
-            return result
+            answer: SolveResult = result
+            return answer
         limit = None if options.max_solutions is None else max(1, options.max_solutions)
         return SolveResult(
             status=status_of(len(found), False, limit, True),
@@ -491,7 +508,7 @@ class CpsatBackend(Backend):
 
     # -- the two ways of finding several solutions ------------------------------------------------
 
-    def _solver(self, options: SolveOptions, deadline: float | None, params: dict[str, Any]):
+    def _solver(self, options: SolveOptions, deadline: float | None, params: dict[str, Any]) -> Any:
         cp = _cp_model()
         solver = cp.CpSolver()
         p = solver.parameters
@@ -507,15 +524,16 @@ class CpsatBackend(Backend):
         return solver
 
     @staticmethod
-    def _account(solver, stats: dict[str, Any]) -> None:
+    def _account(solver: Any, stats: dict[str, Any]) -> None:
         stats["solves"] += 1
         stats["conflicts"] += solver.num_conflicts
         stats["branches"] += solver.num_branches
         stats["wall_time"] += solver.wall_time
         stats["deterministic_time"] += solver.deterministic_time
 
-    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None, stats,
-               params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None):
+    def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
+               stats: dict[str, Any], params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None
+               ) -> tuple[list[Grid], bool, bool]:
         """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
         is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
         cp = _cp_model()
@@ -547,7 +565,8 @@ class CpsatBackend(Backend):
         return solutions, False, False
 
     def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
-                   stats, params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None):
+                   stats: dict[str, Any], params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None
+                   ) -> tuple[list[Grid], bool, bool]:
         """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
         cp = _cp_model()
         if deadline is not None and time.monotonic() >= deadline:
