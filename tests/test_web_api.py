@@ -39,17 +39,18 @@ def client():
 
 
 def expected_verdicts() -> dict[tuple[str, int], tuple[int, str]]:
-    """The shipped run-clue puzzles' verdicts (count-clue puzzles are not offered by the workbench)."""
+    """The shipped run-clue puzzles' verdicts (count-clue puzzles: tests/test_web_counts.py)."""
     with open(PUZZLES / "expected.tsv", encoding="utf-8") as f:
         rows = csv.DictReader(f, delimiter="\t")
         return {(r["file"], int(r["puzzle"])): (int(r["solutions"]), r["status"]) for r in rows
                 if not r["file"].startswith("counts-")}
 
 
-def test_count_clue_puzzles_are_not_listed_yet(client):
-    """The page's list offers run-clue puzzles (opening count puzzles: tests/test_web_counts.py)."""
-    listed = {p["name"] for p in client.get("/api/puzzles").json()["puzzles"]}
-    assert "counts-sunset.counts" not in listed and "heart.non" in listed
+def test_count_clue_puzzles_are_listed_with_their_kind(client):
+    """The page's list offers both kinds of clues, each saying which (serving them: tests/test_web_counts.py)."""
+    listed = {p["name"]: p for p in client.get("/api/puzzles").json()["puzzles"]}
+    assert listed["counts-sunset.counts"]["clue_kind"] == "counts" and listed["heart.non"]["clue_kind"] == "runs"
+    assert listed["counts-sunset.counts"]["colors"] == 4 and listed["fish.non"]["colors"] == 4  # fish: 4 inks
 
 
 def error_of(response, status: int) -> str:
@@ -68,7 +69,7 @@ def test_info_names_engines_formats_and_limits(client):
     info = client.get("/api/info").json()
     assert {"native", "cpsat", "sat", "auto"} <= set(info["engines"])
     assert "non" in info["formats"]["read"] and "pbm" in info["formats"]["read"]
-    assert info["formats"]["export"] == ["non", "xml", "json", "svg", "png"]
+    assert info["formats"]["export"] == ["non", "xml", "json", "counts", "svg", "png"]
     assert info["limits"]["max_side"] == LIMITS.max_side
     assert set(info["features"]) == {"step", "import_image"}
 

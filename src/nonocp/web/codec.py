@@ -4,7 +4,9 @@ the same schema `nonocp convert --to json` writes), and uploads are files in any
 A count-clue puzzle travels in its own JSON form (formats/counts.py: `colors` as written, per line and colour
 `{"count": N, "allInARow": bool}`, as `convert --to json` writes it), with `"clue_kind": "counts"`, its size,
 and `palette` (each colour's name, #rrggbb and symbol, as a run-clue object's `colors`) added for drawing;
-read back, those additions are ignored and the clues and `colors` decide.
+read back, those additions are ignored and the clues and `colors` decide. The page sends `colors` as it draws
+them, objects like the palette's: each is read as its name when that is the CSS name of its #rrggbb, else as
+the #rrggbb (count_colours).
 
 Every problem becomes an ApiError with an HTTP status and a one-line message: 400 for input that cannot be
 read or is not a puzzle (a clue that cannot fit its line), 413 for a body over the size limit, 422 for a
@@ -17,6 +19,7 @@ import json
 import re
 from typing import Any
 
+from nonocp.core.counts import CountClue
 from nonocp.core.errors import InvalidPuzzleError, NonocpError, ParseError
 from nonocp.core.grid import Grid
 from nonocp.core.palette import Palette
@@ -87,6 +90,36 @@ def to_json(puzzle: Puzzle) -> dict[str, Any]:
     return to_obj(puzzle)
 
 
+def is_counts(obj: dict[str, Any]) -> bool:
+    """A count-clue puzzle object: it says so, or its lines hold {"count": ...} entries."""
+    if obj.get("clue_kind") == "counts":
+        return True
+    from nonocp.formats.counts import looks_like_counts
+
+    return looks_like_counts(obj)
+
+
+def count_colours(obj: dict[str, Any]) -> dict[str, Any]:
+    """The count object with its `colors` as the count form writes them: a colour sent as an object
+    ({name, rgb, symbol}, as the page draws it) becomes its name when that is the CSS name of its rgb (the
+    file keeps "orange"), else its rgb; anything else is left for the reader to judge."""
+    colours = obj.get("colors")
+    if not isinstance(colours, list) or not any(isinstance(c, dict) for c in colours):
+        return obj
+    from nonocp.formats.counts import css_rgb
+
+    def spec(c: Any) -> Any:
+        if not isinstance(c, dict):
+            return c
+        name, rgb = c.get("name"), c.get("rgb")
+        if isinstance(name, str) and name and not name.startswith("#") and isinstance(rgb, str) \
+                and css_rgb(name.strip()) == rgb.strip().lower():
+            return name.strip()
+        return rgb
+
+    return dict(obj, colors=[spec(c) for c in colours])
+
+
 def check_limits(width: int, height: int, ncolors: int, limits: Limits) -> None:
     if width > limits.max_side or height > limits.max_side:
         raise ApiError(422, f"the grid is {width}x{height}; this server takes at most {limits.max_side} per side")
@@ -100,6 +133,8 @@ def from_json(obj: Any, limits: Limits) -> Puzzle:
     """A Puzzle from a JSON puzzle object (sizes checked before anything is built)."""
     if not isinstance(obj, dict):
         raise ApiError(400, "'puzzle' must be a JSON puzzle object (see docs/web.md, \"The JSON API\")")
+    if is_counts(obj):
+        obj = count_colours(obj)
     rows, cols = obj.get("rows"), obj.get("columns", obj.get("cols"))
     colors = obj.get("colors") or [0, 0]
     if isinstance(rows, list) and isinstance(cols, list) and isinstance(colors, list):
@@ -211,16 +246,16 @@ def parse_clue(text: str, palette: Palette) -> Clue:
 def line_problems(obj: Any, limits: Limits) -> tuple[list[dict[str, Any]], Puzzle | None]:
     """For the Edit mode: every line whose clue is wrong, with the reason, and the puzzle when none is.
 
-    `obj` is a JSON puzzle object whose clue lines may also be strings as people type them (parse_clue).
-    Each problem is {"kind": "row"|"column", "index": 1-based, "message"}."""
+    `obj` is a JSON puzzle object whose clue lines may also be strings as people type them (parse_clue; for
+    count clues parse_count_clue). Each problem is {"kind": "row"|"column", "index": 1-based, "message"}; a
+    count puzzle whose lines are right but whose rows and columns hold different totals of a colour has a
+    problem of kind "colour" (index: the colour's, 1-based), since such clues are not a count puzzle."""
     if not isinstance(obj, dict) or not isinstance(obj.get("rows"), list) or not isinstance(
         obj.get("columns", obj.get("cols")), list
     ):
         raise ApiError(400, "'puzzle' must be a JSON puzzle object with 'rows' and 'columns'")
-    from nonocp.formats.counts import looks_like_counts
-
-    if obj.get("clue_kind") == "counts" or looks_like_counts(obj):  # the Edit mode types run clues
-        raise ApiError(422, "count-and-contiguity clues cannot be edited here yet; open the puzzle to solve or step it")
+    if is_counts(obj):
+        return count_line_problems(obj, limits)
     rows, cols = obj["rows"], obj.get("columns", obj.get("cols"))
     colors = obj.get("colors")
     check_limits(len(cols), len(rows), len(colors) if isinstance(colors, list) else 2, limits)
@@ -265,3 +300,90 @@ def _clue_of(line: Any, palette: Palette) -> Clue:
         else:
             raise ValueError(f"{str(b)[:40]} is not [length, symbol]")
     return parse_clue(" ".join(text), palette)
+
+
+# --- count clues as the Edit mode sends them ------------------------------------------------------
+
+_COUNT_TOKEN = re.compile(r"^(\d{1,6})([*\u2022]?)$")
+
+
+def parse_count_clue(line: Any, ncolors: int) -> CountClue:
+    """One line of count clues: a list of {"count": N, "allInARow": bool} (one per colour, the flag only for
+    counts of 2 or more), or text as the `.counts` form writes it (`5 3* 2 0`; `*` or `•` after a count that
+    is all in a row). ValueError with the reason otherwise (the reasons of formats/counts.py)."""
+    from nonocp.core.counts import Count
+
+    out: list[Count] = []
+    if isinstance(line, str):
+        tokens = line.replace(",", " ").split()
+        if len(tokens) != ncolors:
+            raise ValueError(f"{len(tokens)} counts for {ncolors} colours (one count per colour)")
+        for k, token in enumerate(tokens, 1):
+            m = _COUNT_TOKEN.match(token)
+            if not m:
+                raise ValueError(f"colour {k}: {token[:20]!r} is not a count (like 3, or 3* when all in a row)")
+            out.append(Count(int(m.group(1)), bool(m.group(2))))
+        return tuple(out)
+    if not isinstance(line, list):
+        raise ValueError('a line must be a list of {"count": N, "allInARow": true|false}, one per colour')
+    if len(line) != ncolors:
+        raise ValueError(f"{len(line)} counts for {ncolors} colours (one count per colour)")
+    for k, entry in enumerate(line, 1):
+        if not isinstance(entry, dict) or set(entry) - {"count", "allInARow"}:
+            raise ValueError(f'colour {k}: expected {{"count": N, "allInARow": true|false}}')
+        n, flag = entry.get("count"), entry.get("allInARow", False)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < 10**6:
+            raise ValueError(f"colour {k}: count {str(n)[:20]} is not a whole number of cells")
+        if not isinstance(flag, bool):
+            raise ValueError(f"colour {k}: allInARow must be true or false")
+        if n >= 2 and "allInARow" not in entry:
+            raise ValueError(f"colour {k}: a count of {n} needs allInARow (true: all in a row, or false)")
+        out.append(Count(n, flag))
+    return tuple(out)
+
+
+def count_line_problems(obj: dict[str, Any], limits: Limits) -> tuple[list[dict[str, Any]], Puzzle | None]:
+    """line_problems for a count puzzle: each line read by parse_count_clue and judged against its length
+    (core/counts.clue_problem), then the colour totals of the rows against the columns."""
+    from nonocp.core.counts import clue_problem
+    from nonocp.formats.counts import make_count_palette
+
+    rows, cols = obj["rows"], obj.get("columns", obj.get("cols"))
+    obj = count_colours(obj)
+    colours = obj.get("colors")
+    if not isinstance(colours, list):
+        raise ApiError(400, "'colors' must be the list of the puzzle's colours")
+    check_limits(len(cols), len(rows), len(colours), limits)
+    palette = _read(lambda: make_count_palette(colours, "puzzle", [None] * len(colours)))
+    ncol = len(palette)
+    problems: list[dict[str, Any]] = []
+    clean: dict[str, list[CountClue]] = {"rows": [], "columns": []}
+    for kind, key, lines, length in (("row", "rows", rows, len(cols)), ("column", "columns", cols, len(rows))):
+        for i, line in enumerate(lines, 1):
+            try:
+                clue = parse_count_clue(line, ncol)
+                problem = clue_problem(clue, length, ncol)
+                if problem is not None:
+                    raise ValueError(problem)
+            except ValueError as e:
+                problems.append({"kind": kind, "index": i, "message": f"{kind} {i}: {e}"})
+                continue
+            clean[key].append(clue)
+    if problems:
+        return problems, None
+    for k, colour in enumerate(palette.colors):
+        in_rows = sum(clue[k].count for clue in clean["rows"])
+        in_cols = sum(clue[k].count for clue in clean["columns"])
+        if in_rows != in_cols:
+            problems.append({"kind": "colour", "index": k + 1,
+                             "message": f"colour {k + 1} ({colour.name}): the rows hold {in_rows} cells of it but "
+                                        f"the columns {in_cols}; change a row or a column to match"})
+    if problems:
+        return problems, None
+
+    def entries(clue: CountClue) -> list[dict[str, Any]]:
+        return [{"count": e.count, "allInARow": e.together} if e.count >= 2 else {"count": e.count} for e in clue]
+
+    fixed = dict(obj, rows=[entries(c) for c in clean["rows"]], columns=[entries(c) for c in clean["columns"]])
+    fixed.pop("cols", None)
+    return [], from_json(fixed, limits)

@@ -37,7 +37,8 @@ class Entry:
             "title": first.title or self.name,
             "width": first.width,
             "height": first.height,
-            "colors": len(first.palette) - 1,
+            "colors": len(first.palette) - (not first.has_counts),  # count clues have no background
+            "clue_kind": first.clue_kind,
             "count": len(self.puzzles),
         }
 
@@ -68,8 +69,6 @@ class Catalogue:
                 puzzles = tuple(p.validate() for p in load(os.fspath(path)))
             except NonocpError:
                 continue  # a broken file in the folder must not take the list down
-            if any(p.has_counts for p in puzzles):
-                continue  # count-and-contiguity clues: the workbench edits and draws run clues only
             out[path.name] = Entry(path.name, puzzles)
         return out
 

@@ -24,6 +24,7 @@ EXPORTS = {
     "non": ("text/plain; charset=utf-8", ".non"),
     "xml": ("application/xml", ".xml"),
     "json": ("application/json", ".json"),
+    "counts": ("text/plain; charset=utf-8", ".counts"),  # count clues' text form (.non and xml hold runs only)
     "svg": ("image/svg+xml", ".svg"),
     "png": ("image/png", ".png"),
 }

@@ -10,7 +10,7 @@
 // buttons, Ctrl + wheel, and on a touch screen two fingers (pinch to zoom, move to pan).
 
 import { clueKind } from "./clues.js";
-import { contrast, isBlackAndWhite } from "./puzzle.js";
+import { contrast, isBlackAndWhite, pale } from "./puzzle.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const THIN = "#b0b0b0";
@@ -129,7 +129,8 @@ export class Board {
         parts.push(`<rect x="${this.ox + c * s}" y="${this.oy + r * s}" width="${s}" height="${s}" fill="#ffffff" data-r="${r}" data-c="${c}"/>`);
       }
     }
-    parts.push('</g><g class="crosses" pointer-events="none"></g><g class="marks" pointer-events="none"></g>');
+    parts.push('</g><g class="crosses" pointer-events="none"></g><g class="dots" pointer-events="none" visibility="hidden"></g>');
+    parts.push('<g class="marks" pointer-events="none"></g>');
     parts.push(`<g class="rules" pointer-events="none">${this.rulesMarkup()}</g>`);
     parts.push('<g class="overlay" pointer-events="none"></g>'); // cursor, hints: above the rules
     // the clues come last, above the grid: when the board is zoomed and scrolled they follow the view
@@ -150,6 +151,8 @@ export class Board {
     this.crossLayer = svg.querySelector(".crosses");
     this.crossMarks = new Map();
     this.marks = svg.querySelector(".marks");
+    this.dotLayer = svg.querySelector(".dots");
+    this.dotMasks = null;
     this.overlay = svg.querySelector(".overlay");
     this.cursorRect = null;
     this.values = new Int16Array(w * h).fill(-1);
@@ -166,10 +169,17 @@ export class Board {
     }
   }
 
+  // A line's typed text (a string: run clues being typed), its entries being edited (an array: count
+  // clues), or null.
+  typed(kind, i) {
+    const t = this.texts && this.texts[kind] && this.texts[kind][i];
+    return t == null ? null : t;
+  }
+
   slotsOf(kind, i) {
-    const text = this.texts && this.texts[kind] && this.texts[kind][i];
-    if (text != null) return typedTokens(text).length;
-    const clue = (kind === "rows" ? this.puzzle.rows : this.puzzle.columns)[i];
+    const text = this.typed(kind, i);
+    if (typeof text === "string") return typedTokens(text).length;
+    const clue = text || (kind === "rows" ? this.puzzle.rows : this.puzzle.columns)[i];
     return this.kind.items(clue, this.bw).length;
   }
 
@@ -206,9 +216,9 @@ export class Board {
       x: isRow ? ox - 2 - (n - k) * s : ox + i * s,
       y: isRow ? oy + i * s : oy - 2 - (n - k) * s,
     });
-    const text = this.texts && this.texts[kind] && this.texts[kind][i];
+    const text = this.typed(kind, i);
     const out = [];
-    if (text != null) {
+    if (typeof text === "string") {
       // a line being fixed: its typed tokens, one per slot like blocks (the server said what is wrong)
       const tokens = typedTokens(text);
       tokens.forEach((token, k) => {
@@ -218,18 +228,27 @@ export class Board {
       });
       return out.join("");
     }
-    const clue = (isRow ? puzzle.rows : puzzle.columns)[i];
+    const clue = text || (isRow ? puzzle.rows : puzzle.columns)[i];
     const items = this.kind.items(clue, this.bw);
     items.forEach((item, k) => {
       const { x, y } = place(k, items.length);
-      const color = item.symbol == null ? null : this.colorOf(item.symbol);
+      const color = item.color != null ? puzzle.colors[item.color].rgb : item.symbol == null ? null : this.colorOf(item.symbol);
       const token = `data-token="${esc(item.token)}"`;
-      if (color && !this.bw) {
-        out.push(`<g class="blk"><rect x="${x + 1}" y="${y + 1}" width="${s - 2}" height="${s - 2}" rx="2" fill="${esc(color)}"/>` +
-          `<text x="${x + s / 2}" y="${y + s / 2}" font-size="${font}" fill="${contrast(color)}" ${token}>${esc(item.text)}</text></g>`);
+      const mid = `x="${x + s / 2}" y="${y + s / 2}" font-size="${font}"`;
+      const box = (fill) => `<rect x="${x + 1}" y="${y + 1}" width="${s - 2}" height="${s - 2}" rx="2" fill="${esc(fill)}"/>`;
+      if (color && item.zero) {
+        // a count of 0: a pale box of the colour and a grey number (as nonocp's pictures draw it)
+        out.push(`<g class="blk zero">${box(pale(color))}<text ${mid} fill="#595959" ${token}>${esc(item.text)}</text></g>`);
+      } else if (color && !this.bw) {
+        const ink = contrast(color);
+        // all in a row (count clues): a bar under the number
+        const bar = item.bar
+          ? `<line x1="${x + s * 0.28}" y1="${y + s * 0.84}" x2="${x + s * 0.72}" y2="${y + s * 0.84}" stroke="${ink}" stroke-width="${Math.max(1.2, s * 0.07).toFixed(2)}"/>`
+          : "";
+        out.push(`<g class="blk${item.bar ? " together" : ""}">${box(color)}<text ${mid} fill="${ink}" ${token}>${esc(item.text)}</text>${bar}</g>`);
       } else {
         const ink = item.symbol == null ? "#595959" : "#000000";
-        out.push(`<text class="blk" x="${x + s / 2}" y="${y + s / 2}" font-size="${font}" fill="${ink}" ${token}>${esc(item.text)}</text>`);
+        out.push(`<text class="blk" ${mid} fill="${ink}" ${token}>${esc(item.text)}</text>`);
       }
     });
     return out.join("");
@@ -351,7 +370,8 @@ export class Board {
         }
       }
     }
-    if (candidates) {
+    if (this.kind.dots) this.showDots(candidates);
+    else if (candidates) {
       const n = puzzle.colors.length;
       for (let i = 0; i < candidates.length; i++) {
         const m = candidates[i];
@@ -387,6 +407,63 @@ export class Board {
         el("rect", { class: "hint-cell", x: x + 1.5, y: y + 1.5, width: s - 3, height: s - 3, "data-r": Math.floor(i / w), "data-c": i % w }, this.overlay);
       }
     }
+  }
+
+  // Count clues: an undecided cell holds one small circle per colour, each in its own place in the cell;
+  // a colour ruled out shrinks its circle away (a CSS transition), and a decided cell's circles all go as
+  // its colour fills it. The circles are built once per layout, then only their class changes, so that a
+  // step on a 20x20 six-colour puzzle touches only the cells it changed. null hides them all at once.
+  showDots(candidates) {
+    const layer = this.dotLayer;
+    if (!candidates) {
+      layer.setAttribute("visibility", "hidden");
+      return;
+    }
+    if (!layer.firstChild) {
+      layer.innerHTML = this.dotsMarkup(candidates); // drawn as they are, not shrinking
+    } else {
+      const n = this.puzzle.colors.length;
+      const circles = layer.children;
+      const before = this.dotMasks;
+      for (let i = 0; i < candidates.length; i++) {
+        const m = candidates[i];
+        if (before[i] === m) continue;
+        const shown = m & (m - 1) ? m : 0; // one colour left (decided) or none: no circle
+        for (let k = 0; k < n; k++) circles[i * n + k].classList.toggle("gone", !((shown >> k) & 1));
+      }
+    }
+    this.dotMasks = Array.from(candidates);
+    layer.removeAttribute("visibility");
+  }
+
+  // Every cell's circles, row-major, colour after colour (n per cell): on a grid of ceil(sqrt(n)) columns
+  // in the cell, a short last row centred.
+  dotsMarkup(candidates) {
+    const { s, ox, oy, puzzle } = this;
+    const n = puzzle.colors.length;
+    const cols = Math.ceil(Math.sqrt(n));
+    const rows = Math.ceil(n / cols);
+    const pitch = (s * 0.84) / Math.max(cols, rows);
+    const rad = pitch * 0.4;
+    const slots = [];
+    for (let k = 0; k < n; k++) {
+      const row = Math.floor(k / cols);
+      const inRow = row === rows - 1 ? n - row * cols : cols;
+      slots.push([(k % cols - (inRow - 1) / 2) * pitch, (row - (rows - 1) / 2) * pitch]);
+    }
+    const out = [];
+    for (let r = 0; r < puzzle.height; r++) {
+      for (let c = 0; c < puzzle.width; c++) {
+        const cx = ox + c * s + s / 2;
+        const cy = oy + r * s + s / 2;
+        const m = candidates[r * puzzle.width + c];
+        const shown = m & (m - 1) ? m : 0;
+        slots.forEach(([dx, dy], k) => {
+          out.push(`<circle class="dot${(shown >> k) & 1 ? "" : " gone"}" cx="${(cx + dx).toFixed(1)}" cy="${(cy + dy).toFixed(1)}" r="${rad.toFixed(2)}" fill="${puzzle.colors[k].rgb}"/>`);
+        });
+      }
+    }
+    return out.join("");
   }
 
   // A disc of radius rad at (cx, cy) cut into equal segments, one per colour in mask.

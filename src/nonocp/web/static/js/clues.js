@@ -1,17 +1,22 @@
 // Clue kinds: what the board writes beside a line, and how a person's cells on that line read against its
-// clue (Play greys out what is done). Run clues (blocks of one colour, in order) are the kind the
-// workbench takes; another kind plugs in by giving the same three functions and being chosen by
-// clueKind(). Nothing here deduces anything: it compares what the person marked with the clue.
+// clue (Play greys out what is done). Two kinds: run clues (blocks of one colour, in order) and count
+// clues (per colour a count and whether it is all in a row: docs/count-clues.md); clueKind() chooses.
+// Each gives the same members. Nothing here deduces anything: it compares what the person marked with the
+// clue.
 //
-// A line of values: -1 unmarked, 0 background (a cross in Play), k > 0 the palette colour k.
+// A line of values: -1 unmarked, else a palette colour; with run clues 0 is the background (a cross in
+// Play), with count clues 0 is a colour like the others.
 
-import { blockToken, lineClue, symbolIndex } from "./puzzle.js";
+import { blockToken, countToken, isCounts, lineClue, symbolIndex } from "./puzzle.js";
 
 export const runs = {
   name: "runs",
+  background: true, // palette index 0 is the background: Play marks it as a cross
+  dots: false, // Step draws an undecided cell's colours as one disc cut into them
 
   // The clue's items as drawn, in order: {text, symbol, token} (symbol: the colour, null for an empty
-  // line's "0"; token: the item as typed in the Edit mode).
+  // line's "0"; token: the item as typed in the Edit mode). Count clues add `color` (a palette index),
+  // `bar` (all in a row) and `zero`.
   items(clue, bw) {
     if (!clue.length) return [{ text: "0", symbol: null, token: "0" }];
     return clue.map((block) => ({ text: String(block[0]), symbol: block[1], token: blockToken(block, bw) }));
@@ -74,7 +79,41 @@ function closedRuns(values, dir) {
   return out;
 }
 
+export const counts = {
+  name: "counts",
+  background: false, // every palette index is a colour: Play fills, it does not cross
+  dots: true, // Step draws one small circle per colour still possible, as the game does
+
+  // One item per colour, in palette order: its count, a bar under it when all in a row, pale when 0.
+  items(clue) {
+    return clue.map((entry, k) => ({
+      text: String(entry.count), color: k, token: countToken(entry), bar: !!entry.allInARow && entry.count >= 2, zero: !entry.count,
+    }));
+  },
+
+  // A colour is done when the line holds exactly its count of it, all in a row or not as the clue says
+  // (the count reached, no further cell can take that colour, so the runs are settled); the line is
+  // complete when every cell is marked and every colour done.
+  status(clue, values) {
+    const n = clue.length;
+    const have = new Array(n).fill(0);
+    const runs = new Array(n).fill(0);
+    let prev = -1;
+    let unmarked = 0;
+    for (const v of values) {
+      if (v < 0) unmarked += 1;
+      else {
+        have[v] += 1;
+        if (v !== prev) runs[v] += 1;
+      }
+      prev = v;
+    }
+    const done = clue.map((e, k) => have[k] === e.count && (e.count < 2 || (runs[k] === 1) === !!e.allInARow));
+    return { done, complete: !unmarked && done.every(Boolean) };
+  },
+};
+
 // The clue kind of a puzzle (one kind per puzzle).
 export function clueKind(puzzle) {
-  return runs;
+  return isCounts(puzzle) ? counts : runs;
 }

@@ -7,7 +7,7 @@
 import * as api from "./api.js";
 import { Board } from "./board.js";
 import { decode, encode } from "./share.js";
-import { plain, sizeOf } from "./puzzle.js";
+import { isCounts, plain, sizeOf } from "./puzzle.js";
 import openMode from "./modes/open.js";
 import playMode from "./modes/play.js";
 import solveMode from "./modes/solve.js";
@@ -79,7 +79,9 @@ export const app = {
 
   showTitle() {
     const p = this.puzzle;
-    $("title").textContent = p ? `${p.title || "untitled"} · ${sizeOf(p)} · ${p.colors.length === 2 ? "black and white" : `${p.colors.length - 1} colours`}` : "";
+    const colours = isCounts(p) ? `${p.colors.length} colours, count clues`
+      : p && p.colors.length === 2 ? "black and white" : `${p ? p.colors.length - 1 : 0} colours`;
+    $("title").textContent = p ? `${p.title || "untitled"} · ${sizeOf(p)} · ${colours}` : "";
     document.title = p && p.title ? `${p.title} · nonocp` : "nonocp workbench";
   },
 

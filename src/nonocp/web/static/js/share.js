@@ -9,13 +9,15 @@
 //   {"v":1, "t": title, "c": [[name, "rrggbb", symbol], ...] (absent: black and white),
 //    "r": rows, "k": columns (each line a list of lengths in black and white, else of length, colour index
 //    pairs), "w": width, "h": height, "g": the goal's symbols row after row as one string (optional),
-//    "m": {author, copyright, license, source} (those the puzzle has),
+//    "m": {author, copyright, license, source, notes} (those the puzzle has),
+//    "q": "counts" for count-and-contiguity clues: then every line is one number per colour, the count
+//    times 2, plus 1 when its cells are all in a row, and the colours' symbols are a, b, c, ...
 //    "s": the player's cells row after row as one string (progress.js: "." unmarked, "-" crossed, a colour's
 //    code), "e": seconds played}
 
-import { BW_COLORS, puzzleOfDrawing, symbolIndex, cellsOfRows } from "./puzzle.js";
+import { BW_COLORS, COUNT_SYMBOLS, cellsOfRows, isCounts, puzzleOfDrawing, symbolIndex } from "./puzzle.js";
 
-const META = ["author", "copyright", "license", "source"];
+const META = ["author", "copyright", "license", "source", "notes"];
 const MAX_DECODED = 4 * 1024 * 1024; // a hostile link must not inflate into gigabytes
 
 function toBase64Url(bytes) {
@@ -92,17 +94,33 @@ function unpackLines(lines, colors, bw) {
   });
 }
 
+function packCounts(lines) {
+  return lines.map((clue) => clue.map((e) => 2 * e.count + (e.allInARow && e.count >= 2 ? 1 : 0)));
+}
+
+function unpackCounts(lines, ncolors) {
+  if (!Array.isArray(lines)) throw new Error("the link's clues are damaged");
+  return lines.map((line) => {
+    if (!Array.isArray(line) || line.length !== ncolors || !line.every((v) => Number.isInteger(v) && v >= 0)) {
+      throw new Error("the link's clues are damaged");
+    }
+    return line.map((v) => (v >= 4 ? { count: v >> 1, allInARow: !!(v & 1) } : { count: v >> 1 }));
+  });
+}
+
 // The fragment ("#p=...", "#d=..." or "#g=...") for a puzzle; `design` drops the clues (the goal holds
 // them); `game` ({cells: string, elapsed: seconds}) makes it a play link.
 export async function encode(puzzle, design = false, game = null) {
-  const bw = isBW(puzzle.colors);
+  const counts = isCounts(puzzle);
+  const bw = !counts && isBW(puzzle.colors);
   const index = symbolIndex(puzzle.colors);
   const data = { v: 1, w: puzzle.width, h: puzzle.height };
   if (puzzle.title) data.t = puzzle.title;
   if (!bw) data.c = puzzle.colors.map((c) => [c.name, c.rgb.slice(1), c.symbol]);
+  if (counts) data.q = "counts";
   if (!design) {
-    data.r = packLines(puzzle.rows, index, bw);
-    data.k = packLines(puzzle.columns, index, bw);
+    data.r = counts ? packCounts(puzzle.rows) : packLines(puzzle.rows, index, bw);
+    data.k = counts ? packCounts(puzzle.columns) : packLines(puzzle.columns, index, bw);
   }
   if (puzzle.goal) data.g = puzzle.goal.join("");
   const meta = Object.fromEntries(META.filter((k) => puzzle[k]).map((k) => [k, puzzle[k]]));
@@ -132,9 +150,12 @@ export async function decode(link) {
   if (!data || data.v !== 1) throw new Error("the link was made by a newer nonocp");
   const { w, h } = data;
   if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1) throw new Error("the link's size is damaged");
-  const colors = data.c
+  const counts = data.q === "counts";
+  if (!Array.isArray(data.c || [])) throw new Error("the link's colours are damaged");
+  let colors = data.c
     ? data.c.map(([name, rgb, symbol]) => ({ name: String(name), rgb: `#${String(rgb).toLowerCase()}`, symbol: String(symbol) }))
     : BW_COLORS.map((c) => ({ ...c }));
+  if (counts) colors = colors.map((c, k) => ({ ...c, symbol: COUNT_SYMBOLS[k] }));
   const bw = !data.c;
   let goal = null;
   if (typeof data.g === "string") {
@@ -146,7 +167,8 @@ export async function decode(link) {
   if (design) {
     if (!goal) throw new Error("the link's drawing is missing");
     const cells = cellsOfRows(goal, colors);
-    const puzzle = puzzleOfDrawing(cells, w, h, colors, data.t || "");
+    const puzzle = puzzleOfDrawing(cells, w, h, colors, data.t || "", counts);
+    for (const key of META) if (data.m && typeof data.m[key] === "string" && data.m[key]) puzzle[key] = data.m[key];
     return { puzzle, design, cells, game: null };
   }
   const puzzle = {
@@ -154,9 +176,10 @@ export async function decode(link) {
     width: w,
     height: h,
     colors,
-    rows: unpackLines(data.r, colors, bw),
-    columns: unpackLines(data.k, colors, bw),
+    rows: counts ? unpackCounts(data.r, colors.length) : unpackLines(data.r, colors, bw),
+    columns: counts ? unpackCounts(data.k, colors.length) : unpackLines(data.k, colors, bw),
   };
+  if (counts) puzzle.clue_kind = "counts";
   if (puzzle.rows.length !== h || puzzle.columns.length !== w) throw new Error("the link's clues are damaged");
   if (goal) puzzle.goal = goal;
   for (const key of META) if (data.m && typeof data.m[key] === "string" && data.m[key]) puzzle[key] = data.m[key];

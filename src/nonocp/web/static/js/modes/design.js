@@ -2,12 +2,15 @@
 // drawing as it changes; a background check (debounced, and cancelled when the drawing changes again)
 // shows the solution count, the cells on which solutions differ (checkered), the rating and the guesses.
 // The page never waits for the check: every request is asynchronous and a newer one aborts the older.
-// Every change (a stroke, clear, invert, resize, a colour added, make unique) can be undone and redone;
-// a stroke never moves the grid under the pointer (clues that outgrow their margin are laid out again
-// when the button is released).
+// Every change (a stroke, clear, invert, resize, a colour added, the kind of clues, make unique) can be
+// undone and redone; a stroke never moves the grid under the pointer (clues that outgrow their margin are
+// laid out again when the button is released). The drawing makes run clues, or count clues (per line and
+// colour a count and whether it is all in a row; every colour, the first too, is counted).
 
 import * as api from "../api.js";
-import { BW_COLORS, goalRows, lineClue, columnValues, rowValues, puzzleOfDrawing, contrast, cellsOfRows } from "../puzzle.js";
+import {
+  BW_COLORS, cellsOfRows, columnValues, contrast, countClue, goalRows, isCounts, lineClue, puzzleOfDrawing, rowValues,
+} from "../puzzle.js";
 
 const $ = (id) => document.getElementById(id);
 const DEBOUNCE_MS = 250;
@@ -20,6 +23,7 @@ const d = {
   height: 10,
   colors: BW_COLORS.map((c) => ({ ...c })),
   cells: new Uint8Array(100),
+  counts: false, // count clues rather than run clues
   selected: 1,
   brush: 1, // what the current stroke paints
   seq: 0, // drawing version: a check's answer counts only for the version it checked
@@ -36,7 +40,7 @@ const d = {
 };
 
 function snapshot() {
-  return { width: d.width, height: d.height, colors: d.colors.map((c) => ({ ...c })), cells: Uint8Array.from(d.cells) };
+  return { width: d.width, height: d.height, colors: d.colors.map((c) => ({ ...c })), cells: Uint8Array.from(d.cells), counts: d.counts };
 }
 
 // Call before a change: what undo goes back to.
@@ -52,6 +56,7 @@ function restore(snap) {
   d.height = snap.height;
   d.colors = snap.colors;
   d.cells = snap.cells;
+  d.counts = snap.counts;
   d.selected = Math.min(d.selected, d.colors.length - 1);
   publish();
   edited();
@@ -85,7 +90,7 @@ function limits() {
 
 // The drawing becomes the page's puzzle (a #d= link), clues and goal from the cells.
 function publish(redraw = true) {
-  app.puzzle = puzzleOfDrawing(d.cells, d.width, d.height, d.colors, d.title);
+  app.puzzle = puzzleOfDrawing(d.cells, d.width, d.height, d.colors, d.title, d.counts);
   if (d.author) app.puzzle.author = d.author;
   app.isDesign = true;
   app.changed({ redraw: false });
@@ -96,6 +101,11 @@ function publish(redraw = true) {
   }
   $("design-width").value = d.width;
   $("design-height").value = d.height;
+  $("design-clues").value = d.counts ? "counts" : "runs";
+  // with count clues the first colour is a colour like the others: the right button paints it
+  $("design-buttons").textContent = d.counts
+    ? `(left button paints, right button paints ${d.colors[0].name})`
+    : "(left button paints, right button erases)";
   drawPalette();
 }
 
@@ -106,9 +116,10 @@ function paintCell(i, v) {
   const r = Math.floor(i / w);
   const c = i % w;
   const p = app.puzzle;
-  p.rows[r] = lineClue(rowValues(d.cells, w, r), d.colors);
-  p.columns[c] = lineClue(columnValues(d.cells, w, d.height, c), d.colors);
-  p.goal[r] = goalRows(d.cells.subarray(r * w, (r + 1) * w), w, 1, d.colors)[0];
+  const clue = d.counts ? (values) => countClue(values, p.colors.length) : (values) => lineClue(values, p.colors);
+  p.rows[r] = clue(rowValues(d.cells, w, r));
+  p.columns[c] = clue(columnValues(d.cells, w, d.height, c));
+  p.goal[r] = goalRows(d.cells.subarray(r * w, (r + 1) * w), w, 1, p.colors)[0];
   app.board.setCell(i, v);
   // during a stroke the grid must stay where it is: a clue that outgrows its margin is drawn past it for
   // now, and laid out again when the stroke ends
@@ -212,13 +223,14 @@ function drawPalette() {
     b.type = "button";
     b.className = "swatch";
     b.style.background = c.rgb;
-    b.title = k === 0 ? `${c.name} (background: erases)` : c.name;
+    b.title = k === 0 && !d.counts ? `${c.name} (background: erases)` : c.name;
+    b.setAttribute("aria-label", `paint with ${c.name}`);
     b.setAttribute("aria-pressed", String(k === d.selected));
     b.dataset.index = String(k);
     const sym = document.createElement("span");
     sym.className = "sym";
     sym.style.color = contrast(c.rgb);
-    sym.textContent = k === 0 ? "bg" : c.symbol;
+    sym.textContent = k === 0 && !d.counts ? "bg" : app.puzzle && app.puzzle.colors[k] ? app.puzzle.colors[k].symbol : c.symbol;
     b.appendChild(sym);
     b.addEventListener("click", () => {
       d.selected = k;
@@ -295,6 +307,14 @@ export default {
       app.modes.solve.run();
     });
     $("add-color").addEventListener("click", () => addColor($("new-color").value.toLowerCase()));
+    $("design-clues").addEventListener("change", () => {
+      const counts = $("design-clues").value === "counts";
+      if (counts === d.counts) return;
+      remember();
+      d.counts = counts;
+      publish();
+      edited();
+    });
     $("image-import").addEventListener("click", () => this.importImage());
   },
 
@@ -343,6 +363,7 @@ export default {
         }
         d.width = p.width;
         d.height = p.height;
+        d.counts = isCounts(p);
         d.colors = p.colors.map((c) => ({ ...c }));
         d.cells = rows ? cellsOfRows(rows, d.colors) : new Uint8Array(p.width * p.height);
       }
@@ -434,7 +455,7 @@ export default {
         return;
       }
       remember();
-      d.cells = cellsOfRows(got.goal, d.colors);
+      d.cells = cellsOfRows(got.goal, app.puzzle.colors); // the server's symbols: the puzzle's, not the palette's
       publish();
       edited();
       const w = d.width;
@@ -460,7 +481,11 @@ export default {
       const params = { name: file.name, width: $("image-width").value, colors: $("image-colors").value };
       if ($("image-threshold").value !== "") params.threshold = $("image-threshold").value;
       const data = await api.upload("design/import", file, params);
-      const puzzle = data.puzzle;
+      let puzzle = data.puzzle;
+      if (d.counts) {
+        // the picture's colours, its background one of them, make count clues as they are drawn
+        puzzle = { ...puzzleOfDrawing(cellsOfRows(puzzle.goal, puzzle.colors), puzzle.width, puzzle.height, puzzle.colors, puzzle.title, true) };
+      }
       this.adopt(puzzle);
       app.message(data.report || "");
     } catch (e) {

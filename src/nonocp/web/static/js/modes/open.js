@@ -1,11 +1,13 @@
 // Open: a shipped puzzle, a file of any readable format, pasted text, or a share link.
 
 import * as api from "../api.js";
+import { fromServer } from "../puzzle.js";
 
 const $ = (id) => document.getElementById(id);
 let app;
 
-function choose(puzzles, label) {
+function choose(found, label) {
+  const puzzles = found.map(fromServer);
   const box = $("bundle");
   if (puzzles.length === 1) {
     box.hidden = true;
@@ -17,7 +19,7 @@ function choose(puzzles, label) {
   list.replaceChildren();
   puzzles.forEach((p, k) => {
     const li = document.createElement("li");
-    li.textContent = `${p.title || `puzzle ${k + 1}`} (${p.width}x${p.height})`;
+    li.textContent = `${p.title || `puzzle ${k + 1}`} (${p.width}x${p.height})${p.notes ? `: ${p.notes}` : ""}`;
     li.addEventListener("click", () => app.load(p, { mode: "solve" }));
     list.appendChild(li);
   });
@@ -80,7 +82,8 @@ export default {
         const o = document.createElement("option");
         o.value = p.name;
         const colours = p.colors > 1 ? `, ${p.colors} colours` : "";
-        o.textContent = `${p.title} (${p.width}x${p.height}${colours}${p.count > 1 ? `, ${p.count} puzzles` : ""})`;
+        const kind = p.clue_kind === "counts" ? ", count clues" : "";
+        o.textContent = `${p.title} (${p.width}x${p.height}${colours}${kind}${p.count > 1 ? `, ${p.count} puzzles` : ""})`;
         $("shipped").appendChild(o);
       }
     } catch (e) {

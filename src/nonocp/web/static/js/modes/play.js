@@ -2,7 +2,9 @@
 // right button crosses, a click on a cell that already holds that mark clears it, and a drag paints a
 // straight run along the row or column it starts in. Touch: a tap cycles (empty, filled, crossed), a long
 // press crosses, a drag paints like the mouse; two fingers zoom and pan. Keyboard: arrows move, space
-// fills, x crosses, Delete clears, Ctrl+Z / Ctrl+Y undo and redo.
+// fills, x crosses, Delete clears, Ctrl+Z / Ctrl+Y undo and redo. With count clues every cell takes a
+// colour and there is nothing to cross: the right button, a long press and x clear instead, a tap cycles
+// (empty, filled), and the colours are keys 1-9 from the first.
 //
 // Clue numbers grey out as the marks satisfy them (clues.js), a line whose clue is complete can be crossed
 // out by itself (auto-cross), the timer runs while the mode is on screen, and the grid is complete when
@@ -13,7 +15,7 @@
 
 import * as api from "../api.js";
 import * as progress from "../progress.js";
-import { contrast, isBlackAndWhite } from "../puzzle.js";
+import { contrast, isBlackAndWhite, isCounts } from "../puzzle.js";
 
 const $ = (id) => document.getElementById(id);
 const LONG_PRESS_MS = 450;
@@ -26,6 +28,8 @@ const st = {
   undo: [], // actions, each a list of [cell, before, after]
   redo: [],
   colour: 1, // what the left button and space fill with
+  crosses: true, // the puzzle has a background to cross (run clues); with count clues 0 is a colour
+  first: 1, // the first colour to fill with: 1 (0 is the cross), or 0 with count clues
   autoCross: false,
   elapsed: 0, // ms played before `since`
   since: null, // performance.now() when the clock last started (null: stopped)
@@ -273,18 +277,20 @@ function drawColours() {
   box.hidden = isBlackAndWhite(st.puzzle);
   if (box.hidden) return;
   colors.forEach((c, k) => {
-    if (k === 0) return;
+    if (k < st.first) return;
+    const key = k - st.first + 1;
     const b = document.createElement("button");
     b.type = "button";
     b.className = "swatch";
     b.style.background = c.rgb;
-    b.title = `fill with ${c.name}${k <= 9 ? ` (key ${k})` : ""}`;
+    b.title = `fill with ${c.name}${key <= 9 ? ` (key ${key})` : ""}`;
     b.setAttribute("aria-label", `fill with ${c.name}`);
     b.setAttribute("aria-pressed", String(k === st.colour));
+    b.dataset.colour = String(k);
     const sym = document.createElement("span");
     sym.className = "sym";
     sym.style.color = contrast(c.rgb);
-    sym.textContent = k <= 9 ? String(k) : c.symbol;
+    sym.textContent = key <= 9 ? String(key) : c.symbol;
     b.appendChild(sym);
     b.addEventListener("click", () => chooseColour(k));
     box.appendChild(b);
@@ -292,9 +298,9 @@ function drawColours() {
 }
 
 function chooseColour(k) {
-  if (k < 1 || k >= st.puzzle.colors.length) return;
+  if (k < st.first || k >= st.puzzle.colors.length) return;
   st.colour = k;
-  for (const b of $("play-colours").children) b.setAttribute("aria-pressed", String(b === $("play-colours").children[k - 1]));
+  for (const b of $("play-colours").children) b.setAttribute("aria-pressed", String(b.dataset.colour === String(k)));
 }
 
 // --- saving: the browser's storage and the address bar -------------------------------------------------
@@ -332,7 +338,9 @@ function begin() {
   st.hint = null;
   st.marks = {};
   st.cursor = -1;
-  st.colour = Math.min(Math.max(st.colour, 1), p.colors.length - 1);
+  st.crosses = !isCounts(p);
+  st.first = st.crosses ? 1 : 0;
+  st.colour = st.first; // the first colour to fill with
   st.lineDone = new Array(p.width + p.height).fill(false);
   say(game ? "Welcome back: your progress on this puzzle is restored." : "");
   delete $("play-info").dataset.solved;
@@ -341,7 +349,10 @@ function begin() {
 function draw() {
   const board = app.board;
   board.show(st.puzzle);
-  board.setCrosses(true);
+  board.setCrosses(st.crosses);
+  $("play-autocross-row").hidden = !st.crosses; // a finished count line has no unmarked cell to cross
+  $("play-help-runs").hidden = !st.crosses;
+  $("play-help-counts").hidden = st.crosses;
   board.paint(st.cells);
   reviewAll();
   st.complete = st.lineDone.every(Boolean);
@@ -408,11 +419,11 @@ function todo(cells) {
   const colors = st.puzzle.colors;
   const names = (list) => list.map(([r, c]) => `r${r + 1}c${c + 1}`).join(", ");
   const parts = [];
-  for (let k = 1; k < colors.length; k++) {
+  for (let k = st.first; k < colors.length; k++) {
     const fill = cells.filter((x) => x[2] === k);
-    if (fill.length) parts.push(`fill ${names(fill)}${colors.length > 2 ? ` with ${colors[k].name}` : ""}`);
+    if (fill.length) parts.push(`fill ${names(fill)}${colors.length > 2 || !st.crosses ? ` with ${colors[k].name}` : ""}`);
   }
-  const cross = cells.filter((x) => x[2] === 0);
+  const cross = st.crosses ? cells.filter((x) => x[2] === 0) : [];
   if (cross.length) parts.push(`cross ${names(cross)}`);
   const text = parts.join("; ");
   return text ? `So: ${text}.` : "";
@@ -534,8 +545,8 @@ function keyAt(target) {
     app.board.setCursor(0);
   }
   const i = st.cursor;
-  const value = strokeValue(i, target);
-  commit([[i, st.cells[i], value]]);
+  const value = target < 0 ? -1 : strokeValue(i, target);
+  if (value !== st.cells[i]) commit([[i, st.cells[i], value]]);
 }
 
 export default {
@@ -637,13 +648,13 @@ export default {
         if (!s || s.touch !== touch || s.axis !== null) return;
         touch.long = true;
         cancelStroke();
-        startStroke(i, strokeValue(i, 0));
+        startStroke(i, strokeValue(i, crossOrClear()));
         st.stroke.touch = touch;
         if (navigator.vibrate) navigator.vibrate(15);
       }, LONG_PRESS_MS);
       return;
     }
-    const target = event.button === 2 || event.shiftKey ? 0 : st.colour;
+    const target = event.button === 2 || event.shiftKey ? crossOrClear() : st.colour;
     startStroke(i, strokeValue(i, target));
   },
 
@@ -682,11 +693,11 @@ export default {
       e.preventDefault();
       keyAt(st.colour);
     } else if (k === "x" || k === "X") {
-      keyAt(0);
+      keyAt(crossOrClear());
     } else if (k === "Delete" || k === "Backspace" || k === ".") {
       if (st.cursor >= 0 && st.cells[st.cursor] >= 0) commit([[st.cursor, st.cells[st.cursor], -1]]);
     } else if (/^[1-9]$/.test(k)) {
-      chooseColour(Number(k));
+      chooseColour(Number(k) - 1 + st.first);
     } else if (k === "h" || k === "H") {
       hint();
     }
@@ -695,7 +706,13 @@ export default {
   state: st,
 };
 
-// The touch cycle: unmarked, filled (the chosen colour), crossed.
+// The touch cycle: unmarked, filled (the chosen colour), crossed (with count clues: unmarked, filled).
 function cycle(v) {
+  if (!st.crosses) return v < 0 ? st.colour : -1;
   return v < 0 ? st.colour : v === 0 ? -1 : 0;
+}
+
+// What the right button, a long press and x put: a cross, or with count clues nothing (they clear).
+function crossOrClear() {
+  return st.crosses ? 0 : -1;
 }

@@ -2,6 +2,7 @@
 // formats and pictures (from the server's writers and renderers), and a print view.
 
 import * as api from "../api.js";
+import { isCounts } from "../puzzle.js";
 
 const $ = (id) => document.getElementById(id);
 let app;
@@ -53,6 +54,9 @@ export default {
 
   enter() {
     $("share-url").value = app.link || "";
+    // the formats that hold this puzzle's clues (.non and XML hold run clues, .counts count clues)
+    const kind = isCounts(app.puzzle) ? "counts" : "runs";
+    for (const b of document.querySelectorAll("[data-export][data-clues]")) b.hidden = b.dataset.clues !== kind;
     if (app.puzzle && app.solved && app.solved.result.solutions.length) {
       app.board.mark({});
     }
