@@ -355,15 +355,17 @@ def test_a_zoomed_board_keeps_the_clues_in_sight_when_panned(page, shots):
     page.evaluate("() => { const b = document.getElementById('board'); b.scrollLeft = b.scrollWidth; "
                   "b.scrollTop = b.scrollHeight; }")
     page.wait_for_function("() => document.querySelector('svg.board').classList.contains('scrolled')")
-    inside = page.evaluate("""() => {
+    inside = """() => {
         const view = document.getElementById('board').getBoundingClientRect();
         const box = (kind, n) => document.querySelector(
             `svg.board .hdr[data-kind="${kind}"][data-index="${n}"] .hdr-bg`).getBoundingClientRect();
         const row = box('row', 40), col = box('column', 40);
         return [row.left >= view.left - 1, row.bottom <= view.bottom + 1, col.top >= view.top - 1,
                 col.right <= view.right + 1];
-    }""")
-    assert inside == [True, True, True, True]
+    }"""
+    # the zoom buttons scroll the board too (and stick the clues): wait for the scroll to the corner
+    page.wait_for_function(f"() => ({inside})().every(Boolean)", timeout=5000)
+    assert page.evaluate(inside) == [True, True, True, True]
     # a press on a clue over the grid is not a press on the cell under it
     row = page.locator('svg.board .hdr[data-kind="row"][data-index="40"] .hdr-bg').bounding_box()
     page.mouse.click(row["x"] + row["width"] - 4, row["y"] + row["height"] / 2)

@@ -224,13 +224,13 @@ function drawPalette() {
     b.className = "swatch";
     b.style.background = c.rgb;
     b.title = k === 0 && !d.counts ? `${c.name} (background: erases)` : c.name;
-    b.setAttribute("aria-label", `paint with ${c.name}`);
     b.setAttribute("aria-pressed", String(k === d.selected));
     b.dataset.index = String(k);
     const sym = document.createElement("span");
     sym.className = "sym";
     sym.style.color = contrast(c.rgb);
     sym.textContent = k === 0 && !d.counts ? "bg" : app.puzzle && app.puzzle.colors[k] ? app.puzzle.colors[k].symbol : c.symbol;
+    b.setAttribute("aria-label", `${sym.textContent}: paint with ${c.name}`); // the name holds what it shows
     b.appendChild(sym);
     b.addEventListener("click", () => {
       d.selected = k;

@@ -57,8 +57,9 @@ async function validate() {
   }
   if (checking) checking.abort();
   checking = new AbortController();
+  const { signal } = checking;
   try {
-    const answer = await api.post("validate", { puzzle: p }, { signal: checking.signal });
+    const answer = await api.post("validate", { puzzle: p }, { signal });
     problems = answer.problems;
     if (answer.valid) {
       app.puzzle = { ...fromServer(answer.puzzle), title: app.puzzle.title };
@@ -77,6 +78,8 @@ async function validate() {
   } catch (e) {
     if (!api.isAbort(e)) app.fail(e);
     return false;
+  } finally {
+    if (checking && checking.signal === signal) checking = null;
   }
 }
 
@@ -271,6 +274,11 @@ function showHelp() {
 
 export default {
   name: "edit",
+
+  // a count form changed and the server has not read it yet (for the tests)
+  get pending() {
+    return pending || !!checking;
+  },
 
   init(a) {
     app = a;

@@ -284,13 +284,13 @@ function drawColours() {
     b.className = "swatch";
     b.style.background = c.rgb;
     b.title = `fill with ${c.name}${key <= 9 ? ` (key ${key})` : ""}`;
-    b.setAttribute("aria-label", `fill with ${c.name}`);
     b.setAttribute("aria-pressed", String(k === st.colour));
     b.dataset.colour = String(k);
     const sym = document.createElement("span");
     sym.className = "sym";
     sym.style.color = contrast(c.rgb);
     sym.textContent = key <= 9 ? String(key) : c.symbol;
+    b.setAttribute("aria-label", `${sym.textContent}: fill with ${c.name}`); // the name holds what it shows
     b.appendChild(sym);
     b.addEventListener("click", () => chooseColour(k));
     box.appendChild(b);
