@@ -69,8 +69,8 @@ def post(path, body, ctype, extra=None):
             r.read(); return r.status
     except urllib.error.HTTPError as e:
         return e.code
-    except OSError:
-        return "error"
+    except OSError as e:
+        return type(getattr(e, "reason", e)).__name__
 def slow():
     try:
         s = socket.create_connection((host, int(port)), timeout=120)
@@ -83,19 +83,19 @@ def slow():
         s.close(); return "slow"
     except OSError:
         return "error"
-kinds = ([lambda: post("api/open?name=wide.non", wide, "application/octet-stream")] * 10
-         + [lambda: post("api/solve", big, "application/json")] * 20
-         + [lambda: post("api/solve", big, "text/plain;charset=UTF-8",
-                         {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"})] * 10
-         + [slow] * 5
-         + [lambda: post("api/design/import?name=big.png", png, "application/octet-stream")] * 5)
+kinds = ([("2 MB open", lambda: post("api/open?name=wide.non", wide, "application/octet-stream"))] * 10
+         + [("61 KB solve", lambda: post("api/solve", big, "application/json"))] * 20
+         + [("foreign", lambda: post("api/solve", big, "text/plain;charset=UTF-8",
+                                     {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}))] * 10
+         + [("slow body", slow)] * 5
+         + [("picture", lambda: post("api/design/import?name=big.png", png, "application/octet-stream"))] * 5)
 lock = threading.Lock()
-def client(kind):
+def client(name, kind):
     while time.monotonic() < end:
         got = kind()
         with lock:
-            statuses[str(got)] += 1
-threads = [threading.Thread(target=client, args=(k,)) for k in kinds]
+            statuses[f"{name} {got}"] += 1
+threads = [threading.Thread(target=client, args=k) for k in kinds]
 for t in threads: t.start()
 for t in threads: t.join()
 print(json.dumps(dict(statuses)))

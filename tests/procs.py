@@ -7,12 +7,19 @@ import os
 
 
 def children(pid: int) -> list[int]:
-    """The direct children of `pid` ([] once it is gone)."""
+    """The direct children of `pid`, started by any of its threads ([] once it is gone)."""
+    out: list[int] = []
     try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
-            return [int(x) for x in f.read().split()]
+        tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return []
+        return out
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                out.extend(int(x) for x in f.read().split())
+        except OSError:
+            pass
+    return out
 
 
 def tree(pid: int) -> list[int]:
