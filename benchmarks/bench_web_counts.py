@@ -141,6 +141,7 @@ def page_measure(page, puzzle: Puzzle, runs: int, times: dict[str, list[float]])
         if page.get_attribute("#verdict", "data-status") not in ("unique", "multiple"):
             raise SystemExit(f"{puzzle.title}: the page said {page.inner_text('#verdict')!r}")
         times["solve"].append(float(page.get_attribute("#verdict", "data-ms")))
+        times["solve: the page's drawing"].append(float(page.get_attribute("#verdict", "data-draw-ms")))
     answers = "+(document.getElementById('panel-step').dataset.answers || 0)"
     before = page.evaluate(answers)
     page.click("button[data-mode=step]")
@@ -151,6 +152,7 @@ def page_measure(page, puzzle: Puzzle, runs: int, times: dict[str, list[float]])
         page.click(f'svg.board .hdr[data-kind="column"][data-index="{clicks % puzzle.width + 1}"] .hdr-bg')
         page.wait_for_function(f"() => {answers} > {before}", timeout=60000)
         times["step: click a column"].append(float(page.get_attribute("#panel-step", "data-ms")))
+        times["step: the page's drawing"].append(float(page.get_attribute("#panel-step", "data-draw-ms")))
         clicks += 1
     return page.evaluate("window.nonocp.modes.step.answer.undecided")
 
@@ -164,7 +166,7 @@ def browser_section(url: str, counts: list[Puzzle], runs: list[Puzzle], args) ->
     chromium = shutil.which("chromium")
     if chromium is None:
         sys.exit("bench_web_counts: --what browser needs Debian's chromium (apt-get install -y chromium)")
-    keys = ("solve", "step: click a column")
+    keys = ("solve", "solve: the page's drawing", "step: click a column", "step: the page's drawing")
     count_times: dict[str, list[float]] = {k: [] for k in keys}
     run_times: dict[str, list[float]] = {k: [] for k in keys}
     left: list[int] = []
@@ -182,7 +184,8 @@ def browser_section(url: str, counts: list[Puzzle], runs: list[Puzzle], args) ->
         browser.close()
     load_after = os.getloadavg()
     return [
-        "In Chromium (the page's own time from the click to the frame after the answer is drawn):",
+        "In Chromium (the page's own time from the click to the frame after the answer is drawn; \"the page's "
+        "drawing\": from the answer's arrival to that frame):",
         "",
         f"Load average {load_before[0]:.1f} before and {load_after[0]:.1f} after; {split.report()}.",
         "",

@@ -130,6 +130,7 @@ async function act(action, extra = {}) {
   try {
     const body = { puzzle: app.request(), action, state: answer ? answer.state : null, ...extra };
     const got = await api.post("step", body, { signal: controller.signal });
+    const arrived = performance.now();
     answer = got;
     app.remember({ step: got.position });
     show(action === "back" || action === "jump" ? null : got.taken.length ? got.taken : null);
@@ -137,6 +138,7 @@ async function act(action, extra = {}) {
     requestAnimationFrame(() => {
       const panel = $("panel-step");
       panel.dataset.ms = String(Math.round(performance.now() - started));
+      panel.dataset.drawMs = String(Math.round(performance.now() - arrived)); // the page's own part
       panel.dataset.answers = String(++answers);
     });
     return got;
