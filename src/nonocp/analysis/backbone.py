@@ -181,6 +181,9 @@ def compute_backbone(
 
     def run(max_solutions: int, fixed: dict[tuple[int, int], int] | None = None):
         left = None if deadline is None else max(0.01, deadline - time.monotonic())
+        if cpu_end is not None:  # one query must not run past the CPU budget: its time, at least its CPU, is capped
+            cpu_left = max(0.01, cpu_end - _cpu_seconds())
+            left = cpu_left if left is None else min(left, cpu_left)
         options = SolveOptions(max_solutions=max_solutions, time_limit=left, seed=seed, fixed=fixed)
         result = solve(puzzle, options)
         for g in result.solutions:  # type: ignore[attr-defined]

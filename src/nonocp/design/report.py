@@ -105,6 +105,8 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
         try:
             bb = find_backbone(puzzle, engine, time_limit=left(deadline), cpu_limit=backbone_cpu)
             cells, exact = bb.ambiguous, bb.exact
+            if not exact:  # out of budget: what it proved, and where the two solutions found differ
+                cells = tuple(sorted(set(cells) | set(_differing(result.solutions))))
         except OutOfTime:
             cells, exact = _differing(result.solutions), False
     elif result.status is Status.MULTIPLE:
@@ -114,7 +116,8 @@ def analyse(design: Design, *, time_limit: float | None = None, engine: str = SE
     if rate:
         try:
             rating = rate_puzzle(puzzle, left(deadline), max_solutions=solutions, max_steps=rating_steps)
-            difficulty = rating.verdict
+            if rating.verdict != "UNKNOWN" or not difficulty:  # a walk cut short still leaves MULTIPLE known
+                difficulty = rating.verdict
         except OutOfTime:
             difficulty = difficulty or "UNKNOWN"
     if not difficulty:
