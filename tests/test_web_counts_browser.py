@@ -107,10 +107,13 @@ def test_a_count_puzzle_opened_by_paste_and_by_upload_in_both_forms_and_solved(p
     assert board_cells(page) == goal_fills(sunset)
     page.screenshot(path=str(shots / "counts-solve.png"))
 
-    # the JSON form, uploaded as a file: the same puzzle, the same solution
+    # the JSON form, uploaded as a file and pasted: the same puzzle, the same solution
     open_upload(page, "sunset.json", dumps(sunset, "json").encode())
     assert page.evaluate("window.nonocp.puzzle.clue_kind") == "counts"
     assert tokens(page, "row", 1) == ["8*", "0", "0", "0"]
+    assert solve_on_page(page) == "unique" and board_cells(page) == goal_fills(sunset)
+    open_paste(page, dumps(sunset, "json"), "Sunset")
+    assert tokens(page, "column", 2) == ["4*", "0", "3", "1"]
     assert solve_on_page(page) == "unique" and board_cells(page) == goal_fills(sunset)
 
     # the text form, uploaded
@@ -209,6 +212,25 @@ def test_stepped_by_clicking_columns_until_solved_the_colour_circles_shrinking_a
     assert page.evaluate("window.nonocp.modes.step.answer.undecided") == 0, f"{clicks} clicks left cells undecided"
     assert page.locator(f"{dots}:not(.gone)").count() == 0
     assert board_cells(page) == goal_fills(sunset)
+
+
+def test_all_remaining_cells_leaves_undecided_exactly_the_cells_the_solutions_differ_on(page):  # noqa: F811
+    cat = load(str(CAT))[0]
+    every = solve(cat, "sat", max_solutions=None)  # the oracle: all six solutions
+    grids = [g.cells for g in every.solutions]
+    w = cat.width
+    possible = [{g[i // w][i % w] for g in grids} for i in range(w * cat.height)]
+    open_paste(page, CAT.read_text(encoding="utf-8"))
+    go(page, "step")
+    page.wait_for_function("() => window.nonocp.modes.step.answer")
+    before = step_answers(page)
+    page.click("#step-remaining")
+    page.wait_for_function(f"() => Number(document.getElementById('panel-step').dataset.answers) > {before}")
+    masks = page.evaluate("window.nonocp.modes.step.answer.masks")
+    assert [{k for k in range(len(cat.palette)) if m >> k & 1} for m in masks] == possible
+    # a circle for each colour some solution gives an undecided cell, no other
+    want = sum(len(p) for p in possible if len(p) > 1)
+    assert page.locator("svg.board .dots circle.dot:not(.gone)").count() == want > 0
 
 
 # --- play -----------------------------------------------------------------------------------------
@@ -347,6 +369,14 @@ def test_edit_counts_and_flags_checked_as_typed_and_a_flag_toggled_changes_the_v
     page.wait_for_selector("#count-editor", state="hidden")
     page.wait_for_function("() => window.nonocp.puzzle.rows[0][0].allInARow === false")
     assert tokens(page, "row", 1) == ["8", "0", "0", "0"]
+    # a blank count puzzle to fill in: every cell the first colour
+    assert page.input_value("#new-kind") == "counts"
+    page.fill("#new-width", "4")
+    page.fill("#new-height", "3")
+    page.click("#new-blank")
+    page.wait_for_function("() => window.nonocp.puzzle.width === 4 && window.nonocp.puzzle.clue_kind === 'counts'")
+    assert tokens(page, "row", 3) == ["4*", "0"] and tokens(page, "column", 4) == ["3*", "0"]
+    assert solve_on_page(page) == "unique"
 
 
 # --- design ---------------------------------------------------------------------------------------

@@ -270,6 +270,7 @@ function showHelp() {
   const counts = isCounts(app.puzzle);
   $("edit-help-runs").hidden = counts;
   $("edit-help-counts").hidden = !counts;
+  $("new-kind").value = counts ? "counts" : "runs"; // a new blank puzzle of the kind on show
 }
 
 export default {
