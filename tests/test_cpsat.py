@@ -285,11 +285,15 @@ def test_progress_is_called_per_solution():
 def test_collector_ignores_repeated_solutions():
     """The guard for OR-Tools reporting one solution twice (issues #4376/#4268 in 9.11)."""
     from nonocp.engines.cpsat import _Collector
+    from nonocp.engines.found import Found
 
-    collector = _Collector([[1, 0], [0, 1]], 2, None)  # fixed cells: no solver needed to read them
+    streamed = []
+    found = Found(on_solution=streamed.append, distinct=True)
+    collector = _Collector([[1, 0], [0, 1]], 2, None, None, found)  # fixed cells: no solver needed to read them
     collector.on_solution_callback()
     collector.on_solution_callback()
-    assert collector.found == [Grid.from_rows([[1, 0], [0, 1]])] and collector.repeats == 1
+    assert found.grids() == (Grid.from_rows([[1, 0], [0, 1]]),) and len(found) == 1 and collector.repeats == 1
+    assert streamed == [Grid.from_rows([[1, 0], [0, 1]])]  # streamed once
     assert not collector.stopped
 
 

@@ -24,6 +24,7 @@ class Status(StrEnum):
 STOP_EXHAUSTED = "exhausted"  # the search space was exhausted: `solutions` is every solution, the count is exact
 STOP_LIMIT = "limit"  # max_solutions were found; others may exist
 STOP_TIMEOUT = "timeout"  # the time limit ended the search before either of the above
+STOP_CANCELLED = "cancelled"  # a nonocp.Cancel ended it (from another thread, or a stream closed early)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,10 @@ def ended_by_time(n_solutions: int, exhausted: bool, max_solutions: int | None, 
     return max_solutions is None or n_solutions < max(1, max_solutions)
 
 
-@dataclass(frozen=True)
+REPR_SOLUTIONS = 3  # solutions a SolveResult's repr draws
+
+
+@dataclass(frozen=True, repr=False)
 class SolveResult:
     status: Status
     solutions: tuple[Grid, ...]
@@ -76,21 +80,32 @@ class SolveResult:
     # The time limit ended the search before it was exhausted or had found max_solutions (see STOP_*);
     # engines set it with ended_by_time().
     timed_out: bool = False
+    # How many solutions the search found: len(solutions) unless the caller asked to keep fewer of them
+    # (SolveOptions.keep: an enumeration streamed to its output holds none). None is len(solutions).
+    found: int | None = None
+    # A nonocp.Cancel stopped the search before it ended by itself (SolveOptions.cancel).
+    cancelled: bool = False
+
+    def __post_init__(self) -> None:
+        if self.found is None:
+            object.__setattr__(self, "found", len(self.solutions))
 
     @property
     def stop(self) -> str:
-        """How the search ended: STOP_EXHAUSTED, STOP_LIMIT or STOP_TIMEOUT."""
+        """How the search ended: STOP_EXHAUSTED, STOP_LIMIT, STOP_TIMEOUT or STOP_CANCELLED."""
         if self.exhausted:
             return STOP_EXHAUSTED
+        if self.cancelled:
+            return STOP_CANCELLED
         if self.timed_out or self.status is Status.TIMEOUT:
             return STOP_TIMEOUT
         return STOP_LIMIT
 
     @property
     def complete(self) -> bool:
-        """False when the time limit cut the search short of what was asked (an `--all` enumeration
-        stopped at the time limit is `multiple` but not complete)."""
-        return self.stop != STOP_TIMEOUT
+        """False when the time limit (or a Cancel) cut the search short of what was asked (an `--all`
+        enumeration stopped at the time limit is `multiple` but not complete)."""
+        return self.stop not in (STOP_TIMEOUT, STOP_CANCELLED)
 
     @property
     def unique(self) -> bool:
@@ -99,3 +114,21 @@ class SolveResult:
     @property
     def solution(self) -> Grid | None:
         return self.solutions[0] if self.solutions else None
+
+    def __repr__(self) -> str:
+        """`SolveResult(unique: 1 solution, search exhausted, by auto)` and the solutions held as pictures
+        (the first REPR_SOLUTIONS), as a person reads a puzzle's answer."""
+        n = self.found if self.found is not None else len(self.solutions)
+        count = f"{n} solution{'' if n == 1 else 's'}"
+        if len(self.solutions) < n:
+            count += f" ({len(self.solutions)} held)"
+        how = {STOP_EXHAUSTED: "search exhausted", STOP_LIMIT: "stopped at the number asked for",
+               STOP_TIMEOUT: "time limit reached", STOP_CANCELLED: "cancelled"}[self.stop]
+        lines = [f"SolveResult({self.status}: {count}, {how}, by {self.backend})"]
+        for k, grid in enumerate(self.solutions[:REPR_SOLUTIONS]):
+            if k:
+                lines.append("")
+            lines.append(str(grid))
+        if len(self.solutions) > REPR_SOLUTIONS:
+            lines.append(f"... and {len(self.solutions) - REPR_SOLUTIONS} more")
+        return "\n".join(lines)

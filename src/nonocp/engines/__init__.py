@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from nonocp.core.errors import BackendUnavailable
+from nonocp.core.errors import BackendUnavailable, UnknownBackend
 from nonocp.engines.contract import Backend, Capabilities, SolveOptions
 
 # What an engine is for, which decides where it runs by default:
@@ -90,7 +90,7 @@ def backend_class(name: str) -> type[Backend]:
     base = name.partition(":")[0]
     target = BACKENDS.get(base)
     if target is None:
-        raise BackendUnavailable(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+        raise UnknownBackend(unknown_engine_message(name))
     module_name, _, cls_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -101,6 +101,41 @@ def backend_class(name: str) -> type[Backend]:
         # a half-written engine must not crash the command with a traceback
         raise BackendUnavailable(f"backend {base!r} is incomplete here ({module_name}.{cls_name} is not a Backend)")
     return cls
+
+
+def unknown_engine_message(name: str) -> str:
+    """`no engine 'glucose' (a SAT solver is named as the sat engine's variant: sat:glucose4); choose from
+    native, cpsat, ...`: what to say about a name no engine has."""
+    import difflib
+
+    base = name.partition(":")[0]
+    solver = None if ":" in name else _sat_solver_named(name)
+    close = difflib.get_close_matches(base, list(BACKENDS), 1)
+    hint = ""
+    if solver is not None:
+        hint = f" (a SAT solver is named as the sat engine's variant: sat:{solver})"
+    elif close:
+        hint = f" (did you mean {close[0]}?)"
+    return f"no engine {name!r}{hint}; choose from {', '.join(BACKENDS)}, or NAME:VARIANT as sat:glucose4"
+
+
+def _sat_solver_named(name: str) -> str | None:
+    """The pysat solver `name` stands for (`g4` -> glucose4, `glucose` -> glucose4: the sat engine's usual
+    solver of that family), or None (also when pysat is missing)."""
+    try:
+        from pysat.solvers import SolverNames
+
+        from nonocp.engines.sat import SatBackend
+    except ImportError:
+        return None
+    wanted = name.lower()
+    for canonical, aliases in vars(SolverNames).items():
+        if canonical.startswith("_") or not isinstance(aliases, tuple):
+            continue
+        if wanted == canonical or wanted in aliases:
+            return canonical
+    usual = [v for v in SatBackend.variants if v.startswith(wanted)] if len(wanted) >= 3 else []
+    return usual[0] if usual else None
 
 
 def get_backend(name: str) -> Backend:
@@ -119,4 +154,5 @@ def get_backend(name: str) -> Backend:
 __all__ = [
     "BACKENDS", "DEFAULT_BACKEND", "GENERAL", "INDEPENDENT", "PROOF_BACKENDS", "QUERY_BACKEND", "REGISTRY", "Backend",
     "Capabilities", "Entry", "SolveOptions", "backend_class", "engine_help", "entry", "get_backend", "names",
+    "unknown_engine_message",
 ]

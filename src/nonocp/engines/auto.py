@@ -41,6 +41,7 @@ from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, ended_by_time, status_of
 from nonocp.engines import backend_class, get_backend, memory
 from nonocp.engines.contract import Backend, Budget, Capabilities, Setting, Settings, SolveOptions, Stat, Stats
+from nonocp.engines.found import Found, digest
 
 NATIVE = "native"  # the engine of the line-logic, native-search and fallback stages
 SAT = "sat"  # the SAT stage's engine (its solver: auto's variant)
@@ -192,21 +193,26 @@ class _Run:
         self.fixed: dict[tuple[int, int], int] | None = options.fixed
         self.stats: dict[str, Any] = {}
         self.race_delay = RACE_DELAY
+        self.streamed = _Streamed(options)
 
     def remaining(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
 
     def answer(self, status: Status, solutions: tuple[Grid, ...], exhausted: bool, phase: str,
-               timed_out: bool = False) -> SolveResult:
+               timed_out: bool = False, found: int | None = None) -> SolveResult:
         # decided before the SAT stage: no SAT solver took part, so it is `auto` (or the variant asked for)
         self.stats["phase"] = phase
         return SolveResult(status=status, solutions=solutions, exhausted=exhausted, backend=self.auto.label,
-                           seconds=time.monotonic() - self.start, stats=self.stats, timed_out=timed_out)
+                           seconds=time.monotonic() - self.start, stats=self.stats, timed_out=timed_out, found=found)
+
+    def cancelled(self) -> bool:
+        return self.options.cancel is not None and self.options.cancel.cancelled
 
     def line_logic(self) -> SolveResult | None:
         probe = self.auto.setting(self.options, "probe")
         self.stats["decided_by"] = "native line logic and probing" if probe else "native line logic"
-        narrow_options = SolveOptions(time_limit=self.options.time_limit, fixed=self.fixed, extra={"probe": probe})
+        narrow_options = SolveOptions(time_limit=self.options.time_limit, fixed=self.fixed, extra={"probe": probe},
+                                      cancel=self.options.cancel)
         try:
             narrowed = get_backend(NATIVE).narrow(self.puzzle, narrow_options)
         except OutOfTime:
@@ -223,30 +229,40 @@ class _Run:
             grid = Grid.from_rows([[m.bit_length() - 1 for m in narrowed.masks[r * self.puzzle.width:
                                                                                 (r + 1) * self.puzzle.width]]
                                    for r in range(self.puzzle.height)])
-            solutions = (grid,) if self.puzzle.is_solution(grid) else ()
-            return self.answer(status_of(len(solutions), True, self.limit), solutions, True, "native")
+            found = Found.of(self.options)
+            if self.puzzle.is_solution(grid):
+                found.add(grid)
+            return self.answer(status_of(len(found), True, self.limit), found.grids(), True, "native",
+                               found=len(found))
         return None
 
     def native_search(self) -> SolveResult | None:
         wanted = self.auto.setting(self.options, "native_first")
         if not (not self.auto.variant if wanted is None else wanted):
             return None
-        budget = Budget(cpu_seconds=NATIVE_CPU)
+        # An enumeration streamed to the caller stays with the native search once it has found a solution (the
+        # budget holds only until then): SAT would start over and stream those solutions again.
+        enumeration = self.options.on_solution is not None and self.options.max_solutions is None
+        budget = Budget(cpu_seconds=NATIVE_CPU, until_solution=enumeration)
         try:  # the compiled core only: the reference core's search is slower than the SAT stage
-            result = self.native(budget, extra={"core": "c"})
+            result = self.native(budget, extra={"core": "c"}, streamed=self.streamed.first(self.options))
         except BackendUnavailable:  # count clues, a grid too big for it, or no compiled core here
             return None
-        if not result.complete and (self.deadline is None or time.monotonic() < self.deadline):
+        self.options = self.streamed.after(self.options)  # the stages after it do not stream a solution twice
+        if (not result.complete and (self.deadline is None or time.monotonic() < self.deadline)
+                and not (enumeration and result.found) and not self.cancelled()):
             self.stats["native_first"] = (f"undecided after its budget of {NATIVE_CPU:g} CPU s "
                                           f"({result.stats.get('conflicts', 0)} conflicts)")
             self.race_delay = RACE_DELAY_AFTER_NATIVE
             return None
         return self.native_answer(result, self.stats["decided_by"] + " + native CDCL")
 
-    def native(self, budget: Budget | None = None, extra: dict[str, Any] | None = None) -> SolveResult:
-        """The native engine from the narrowed cells, with its own defaults (auto's options are not its)."""
-        options = dataclasses.replace(self.options, fixed=self.fixed, time_limit=self.remaining(), budget=budget,
-                                      extra=extra or {})
+    def native(self, budget: Budget | None = None, extra: dict[str, Any] | None = None,
+               streamed: SolveOptions | None = None) -> SolveResult:
+        """The native engine from the narrowed cells, with its own defaults (auto's options are not its);
+        `streamed`: the options whose streaming it uses (default: this run's)."""
+        options = dataclasses.replace(streamed or self.options, fixed=self.fixed, time_limit=self.remaining(),
+                                      budget=budget, extra=extra or {})
         return get_backend(NATIVE).solve(self.puzzle, options)
 
     def native_answer(self, result: SolveResult, decided_by: str) -> SolveResult:
@@ -295,7 +311,7 @@ class _Run:
         members = [_Member(sat, _with_extra(options, half), 0.0),
                    _Member(partner, _with_extra(dataclasses.replace(self.options, time_limit=self.remaining()),
                                                 {**half, "symmetric": False}), self.race_delay)]
-        result = _race(self.puzzle, members, self.limit, self.deadline, self.options.progress, cap)
+        result = _race(self.puzzle, members, self.limit, self.deadline, self.options, cap)
         self.stats["race"] = [f"{first} after native", f"{second} on the whole puzzle"]
         winner = result.stats.get("race_winner")
         self.stats["decided_by"] = (f"{second} on the whole puzzle" if winner == second
@@ -334,29 +350,36 @@ def _race(
     members: list[_Member],
     limit: int | None,
     deadline: float | None,
-    progress: Callable[[dict[str, Any]], None] | None,
+    options: SolveOptions | None = None,
     memory_cap: int | None = None,
 ) -> SolveResult:
     """Each member's search in its own child (nonocp.engines.forked.race_in_children); the first answer wins. Every grid
-    a member finds is a solution of the puzzle, so the distinct grids of all members count together, and
-    `limit` of them end the race as `multiple` (or whatever status_of says) before either member finishes.
-    At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE the members are killed: the answer is a
-    timeout with the solutions found by then."""
+    a member finds is a solution of the puzzle, so the distinct grids of all members count together (and are
+    streamed once each to `options.on_solution`), and `limit` of them end the race as `multiple` (or whatever
+    status_of says) before either member finishes. At `deadline` (a time.monotonic() value) plus HARD_STOP_GRACE,
+    or when `options.cancel` is cancelled, the members are killed: the answer is a timeout with the solutions
+    found by then."""
     from nonocp.engines.forked import HARD_STOP_GRACE, race_in_children
 
     start = time.monotonic()
+    options = options or SolveOptions()
+    progress = options.progress
     kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
-    found: dict[Grid, int] = {}  # every distinct solution -> the member that found it first
+    found = Found.of(options, distinct=True)  # every distinct solution of both members
+    found_by: list[int] = []  # the member that found each solution held in `found`
+    members_found: set[int] = set()
     first_pid = _SharedPid()
 
     def on_message(member: int, grid: Grid) -> bool:
-        if grid not in found:
-            found[grid] = member
+        if found.add(grid):
+            members_found.add(member)
+            if len(found_by) < len(found.kept):
+                found_by.append(member)
             if progress is not None:
                 progress({"solutions": len(found)})
         # Enough grids end the race only when they come from more than one member: a member that found them
         # all is about to answer by itself, with its statistics (conflicts, encoding sizes) in the result.
-        return limit is not None and len(found) >= limit and len(set(found.values())) > 1
+        return limit is not None and len(found) >= limit and len(members_found) > 1
 
     def member_search(i: int, member: _Member) -> Callable[[Callable[[Any], None]], SolveResult]:
         def search(send: Callable[[Any], None]) -> SolveResult:
@@ -368,13 +391,14 @@ def _race(
 
         return search
 
+    tick = None if progress is None else (lambda: progress({"solutions": len(found)}))
     winner, result = race_in_children([member_search(i, m) for i, m in enumerate(members)], kill_at, on_message,
-                                      memory_cap)
+                                      memory_cap, options.cancel, tick)
     names = [_solver(m.backend.label) for m in members]
     if winner is not None and result.status is Status.TIMEOUT:
         winner = None  # a member that stopped itself at the deadline: the answer is what all found by then
     if winner is not None:
-        if result.exhausted and not set(found) <= set(result.solutions):
+        if result.exhausted and len(found) > result.found:
             # both members solve the same puzzle exactly, so this is a bug in one of them, never an answer
             raise NonocpError(f"auto: the race's members disagree ({names[winner]} exhausted the search "
                               "without a solution another member found)")
@@ -382,20 +406,57 @@ def _race(
         return dataclasses.replace(won, seconds=time.monotonic() - start,
                                    stats={**won.stats, "race_winner": names[winner]})
     timed_out = limit is None or len(found) < limit
-    solutions = tuple(found)[:limit]
+    count = len(found) if limit is None else min(len(found), limit)
+    solutions = found.grids()[:count]
     stats: dict[str, Any] = {} if result is None else dict(result.stats)  # a member that timed out: its counts
-    stats.update(race_winner=None, race_found_by=[names[found[g]] for g in solutions])
+    stats.update(race_winner=None, race_found_by=[names[m] for m in found_by[:len(solutions)]])
     if timed_out and result is None:
         stats["killed_at_time_limit"] = True
     return SolveResult(
-        status=status_of(len(solutions), False, limit, timed_out),
+        status=status_of(count, False, limit, timed_out),
         solutions=solutions,
         exhausted=False,
         backend=members[0].backend.label,
         seconds=time.monotonic() - start,
         stats=stats,
-        timed_out=ended_by_time(len(solutions), False, limit, timed_out),
+        timed_out=ended_by_time(count, False, limit, timed_out),
+        found=count,
     )
+
+
+class _Streamed:
+    """What the native search streamed to the caller (options.on_solution), so that the stages after it, which
+    start over, do not stream the same solution twice. Only a search that stops at a number of solutions hands
+    over after streaming some (an enumeration stays native: native_search), so this holds at most that many
+    digests."""
+
+    def __init__(self, options: SolveOptions) -> None:
+        self.stream = options.on_solution
+        self.seen: set[bytes] = set()
+
+    def first(self, options: SolveOptions) -> SolveOptions:
+        """The native search's options: each solution it streams remembered."""
+        stream, seen = self.stream, self.seen
+        if stream is None:
+            return options
+
+        def remember(grid: Grid) -> None:
+            seen.add(digest(grid))
+            stream(grid)
+
+        return dataclasses.replace(options, on_solution=remember)
+
+    def after(self, options: SolveOptions) -> SolveOptions:
+        """The later stages' options: a solution the native search streamed already is not streamed again."""
+        stream, seen = self.stream, self.seen
+        if stream is None or not seen:
+            return options
+
+        def unless_seen(grid: Grid) -> None:
+            if digest(grid) not in seen:
+                stream(grid)
+
+        return dataclasses.replace(options, on_solution=unless_seen)
 
 
 class _SharedPid:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
+from nonocp.core.cancel import Cancel
 from nonocp.core.counts import CountClue, count_clue
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import COUNTS, Clue, Puzzle
@@ -140,9 +141,11 @@ def search(
     fixed: dict[tuple[int, int], int] | None = None,
     deadline: float | None = None,
     on_solution: Callable[[Grid, int], None] | None = None,
+    cancel: Cancel | None = None,
 ) -> Search:
     """Every solution of `puzzle` (up to `limit`) whose cells lie in `fixed`'s masks, row by row: each row's
-    placements in turn, a partial grid dropped when a column cannot begin its clue. No size bound here."""
+    placements in turn, a partial grid dropped when a column cannot begin its clue. No size bound here.
+    `cancel` stops it as the deadline does."""
     fixed = fixed or {}
     if puzzle.clue_kind == COUNTS:
         ncolors = len(puzzle.palette)
@@ -180,7 +183,8 @@ def search(
             return
         for line in rows[r]:
             out.stats["nodes"] += 1
-            if deadline is not None and not out.stats["nodes"] & 1023 and time.monotonic() >= deadline:
+            if not out.stats["nodes"] & 1023 and ((deadline is not None and time.monotonic() >= deadline)
+                                                   or (cancel is not None and cancel.cancelled)):
                 out.timed_out = True
                 raise _Stop
             chosen.append(line)
@@ -213,10 +217,14 @@ class BruteBackend(Backend):
         return VERSION
 
     def solve(self, puzzle: Puzzle, options: SolveOptions) -> SolveResult:
-        report = None
-        if options.progress is not None:
-            progress = options.progress
-            report = lambda grid, n: progress({"solutions": n})  # noqa: E731
+        stream, progress = options.on_solution, options.progress
+
+        def report(grid: Grid, n: int) -> None:
+            if stream is not None:
+                stream(grid)
+            if progress is not None:
+                progress({"solutions": n})
+
         return self.search(puzzle, options, report)
 
     def search(self, puzzle: Puzzle, options: SolveOptions,
@@ -224,10 +232,12 @@ class BruteBackend(Backend):
         self.check_puzzle(puzzle, options)
         start = time.monotonic()
         limit = options.max_solutions if options.max_solutions is None else max(1, options.max_solutions)
-        found = search(puzzle, limit, options.fixed, options.deadline(start), on_solution)
+        found = search(puzzle, limit, options.fixed, options.deadline(start), on_solution, options.cancel)
+        kept = found.solutions if options.keep is None else found.solutions[:options.keep]
         return SolveResult(
             status=status_of(len(found.solutions), found.exhausted, limit, found.timed_out),
-            solutions=tuple(found.solutions),
+            solutions=tuple(kept),
+            found=len(found.solutions),
             exhausted=found.exhausted,
             backend=self.label,
             seconds=time.monotonic() - start,

@@ -24,6 +24,9 @@ What `solve(puzzle, options)` must do, whatever the engine:
   `Backend.check_puzzle`) what they say it cannot take: colours, a puzzle above `max_cells`, fixed cells;
 - honour `options.budget` when `capabilities.budget` says so: stop when the work it may do is spent and answer
   as at a time limit (what was found, not complete);
+- collect solutions in a `nonocp.engines.found.Found` made from the options (`Found.of(options)`): it calls
+  `options.on_solution` once per solution as it is found and holds only `options.keep` of them, and
+  `SolveResult.found` is its count; stop soon after `options.cancel` is cancelled (as at a time limit);
 - never print (core code never does); report progress through `options.progress` if at all.
 """
 
@@ -38,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from nonocp.core.errors import BackendUnavailable, NonocpError
 
 if TYPE_CHECKING:
+    from nonocp.core.cancel import Cancel
     from nonocp.core.grid import Grid
     from nonocp.core.puzzle import Puzzle
     from nonocp.core.result import SolveResult
@@ -54,6 +58,12 @@ class SolveOptions:
     `extra` carries engine-specific settings (the engine's `options`, and programmatic ones such as
     "proof_dir") without widening this type.
     `budget`: how much work the search may do (a stage of a hybrid: see Budget), beside the time limit.
+
+    Streaming (nonocp.engines.found.Found): `on_solution(grid)` hears every solution as it is found, in this
+    process, once each; `keep` is how many of them the result holds (None: all). With `keep` small, an
+    enumeration's memory stays flat however many solutions it runs into: `solve --all` writes each one as
+    it comes, `nonocp.solutions()` yields it.
+    `cancel` (a nonocp.Cancel) stops the search from another thread: it answers as at a time limit, soon.
     """
 
     max_solutions: int | None = 2
@@ -64,6 +74,9 @@ class SolveOptions:
     fixed: dict[tuple[int, int], int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     budget: Budget | None = None
+    on_solution: Callable[[Grid], None] | None = None
+    keep: int | None = None
+    cancel: Cancel | None = None
 
     def deadline(self, start: float | None = None) -> float | None:
         """Absolute time.monotonic() by which the engine must answer."""
@@ -83,6 +96,9 @@ class Budget:
 
     cpu_seconds: float | None = None
     conflicts: int | None = None
+    # held only until the search finds a solution, then it goes on to the time limit (the auto engine's native
+    # stage of a streamed enumeration: a SAT stage after it would start over and stream the same solutions)
+    until_solution: bool = False
 
     def meter(self) -> BudgetMeter:
         """Start counting now, in this process."""

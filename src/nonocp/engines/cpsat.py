@@ -48,6 +48,7 @@ from nonocp.encode.automaton import LineAutomaton, clue_automaton, live_states
 from nonocp.engines import memory
 from nonocp.engines.contract import Backend, Capabilities, Setting, Settings, Stat, Stats
 from nonocp.engines.forked import HARD_STOP_GRACE, call_in_child, isolated
+from nonocp.engines.found import Found
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
@@ -261,7 +262,7 @@ class _Collector:
     solution again, issues #4376/#4268) and stops the search at the limit, or at the deadline (CP-SAT has
     its own limit too; this one also covers the time the Python callback itself takes)."""
 
-    found: list[Grid]
+    found: Found
     repeats: int
     out_of_time: bool
     stopped: bool
@@ -271,29 +272,22 @@ class _Collector:
 
         class Collector(base):  # type: ignore[misc]  # ortools' class, typed Any
             def __init__(self, cells: list[list[Any]], limit: int | None,
-                         progress: Callable[[dict[str, Any]], None] | None, deadline: float | None = None,
-                         on_solution: Callable[[Grid], None] | None = None) -> None:
+                         progress: Callable[[dict[str, Any]], None] | None, deadline: float | None,
+                         found: Found) -> None:
                 super().__init__()
-                self.on_solution = on_solution
                 self.cells = cells
                 self.limit = limit
                 self.progress = progress
                 self.deadline = deadline
                 self.out_of_time = False
-                self.found: list[Grid] = []
-                self.seen: set[Grid] = set()
+                self.found = found  # distinct: a repeat is not added
                 self.repeats = 0
                 self.stopped = False
 
             def on_solution_callback(self) -> None:
-                grid = grid_of(self.cells, self.value)
-                if grid in self.seen:
+                if not self.found.add(grid_of(self.cells, self.value)):
                     self.repeats += 1
                     return
-                self.seen.add(grid)
-                self.found.append(grid)
-                if self.on_solution is not None:
-                    self.on_solution(grid)
                 if self.progress is not None:
                     self.progress({"solutions": len(self.found)})
                 if self.limit is not None and len(self.found) >= self.limit:
@@ -390,7 +384,7 @@ class CpsatBackend(Backend):
         import_seconds = start - before_import
         deadline = options.deadline(start)
         if not isolated(options):
-            return self._solve(puzzle, options, start, deadline, import_seconds)
+            return self._solve(puzzle, options, start, deadline, import_seconds, on_solution=options.on_solution)
         return self._solve_in_child(puzzle, options, start, deadline, import_seconds)
 
     def _solve_in_child(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float | None,
@@ -399,10 +393,10 @@ class CpsatBackend(Backend):
         CP-SAT's own time limit (CP-SAT catches SIGINT in process), and a search still running HARD_STOP_GRACE
         seconds after the deadline is killed (some CP-SAT steps cannot be interrupted). ortools is imported
         here first, so a child costs a fork, not an import. Solutions come back as they are found."""
-        found: list[Grid] = []
+        found = Found.of(options)
 
         def on_message(grid: Grid) -> None:
-            found.append(grid)
+            found.add(grid)
             if options.progress is not None:
                 options.progress({"solutions": len(found)})
 
@@ -418,8 +412,10 @@ class CpsatBackend(Backend):
         # worth having. The child gets the budget
         # as a hard cap instead; CP-SAT does not survive a failed allocation, and its crash at the cap is
         # reported as the puzzle not fitting.
+        tick = None if options.progress is None else (lambda: options.progress({"solutions": len(found)}))
         try:
-            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options))
+            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options), options.cancel,
+                                             tick)
         except memory.OverBudget as e:
             raise memory.OverBudget(f"cpsat: {e}") from None
         if finished:
@@ -428,7 +424,8 @@ class CpsatBackend(Backend):
         limit = None if options.max_solutions is None else max(1, options.max_solutions)
         return SolveResult(
             status=status_of(len(found), False, limit, True),
-            solutions=tuple(found),
+            solutions=found.grids(),
+            found=len(found),
             exhausted=False,
             backend=self.name,
             seconds=time.monotonic() - start,
@@ -440,7 +437,8 @@ class CpsatBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, options: SolveOptions, start: float, deadline: float | None,
                import_seconds: float, on_solution: Callable[[Grid], None] | None = None) -> SolveResult:
-        """The solve itself, in whichever process runs it; `on_solution` hears of each new solution."""
+        """The solve itself, in whichever process runs it; `on_solution` hears of each new solution (the caller's
+        stream in its process, the pipe to it in a child: never options.on_solution from a child)."""
         extra = options.extra or {}
         get = self.settings.get
         uniqueness = get(extra, "uniqueness", self.name, self.uniqueness)
@@ -468,7 +466,8 @@ class CpsatBackend(Backend):
             "deterministic_time": 0.0,  # CP-SAT's work measure: unlike wall time, not inflated by a busy machine
             "repeated_solutions": 0,
         }
-        solutions: list[Grid] = []
+        # distinct: CP-SAT's enumeration once reported a solution twice (see _Collector)
+        found = Found(options.keep, on_solution, distinct=True)
         built: NonogramModel | None
         try:
             built = build_model(puzzle, cell_model, options.fixed, cut_domains, deadline,
@@ -486,24 +485,24 @@ class CpsatBackend(Backend):
             elif all(isinstance(x, int) for row in built.cells for x in row):
                 # Every cell fixed before search and every line checked against its automaton: that grid is
                 # the one solution. (Handled here: an empty model's enumeration need not call the callback.)
-                solutions, exhausted, timed_out = [grid_of(built.cells, None)], True, False
+                found.add(grid_of(built.cells, None))
+                exhausted, timed_out = True, False
             elif uniqueness == "enumerate":
-                solutions, exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params,
-                                                                  on_solution)
+                exhausted, timed_out = self._enumerate(built, options, limit, deadline, stats, params, found)
             else:
-                solutions, exhausted, timed_out = self._block(built, options, limit, deadline, stats, params,
-                                                              on_solution)
+                exhausted, timed_out = self._block(built, options, limit, deadline, stats, params, found)
         stats["wall_time"] = round(stats["wall_time"], 4)
         stats["deterministic_time"] = round(stats["deterministic_time"], 4)
-        status = status_of(len(solutions), exhausted, options.max_solutions, timed_out)
+        status = status_of(len(found), exhausted, options.max_solutions, timed_out)
         return SolveResult(
             status=status,
-            solutions=tuple(solutions),
+            solutions=found.grids(),
             exhausted=exhausted and status is not Status.TIMEOUT,
             backend=self.name,
             seconds=time.monotonic() - start,
             stats=stats,
-            timed_out=ended_by_time(len(solutions), exhausted, options.max_solutions, timed_out),
+            timed_out=ended_by_time(len(found), exhausted, options.max_solutions, timed_out),
+            found=len(found),
         )
 
     # -- the two ways of finding several solutions ------------------------------------------------
@@ -532,61 +531,55 @@ class CpsatBackend(Backend):
         stats["deterministic_time"] += solver.deterministic_time
 
     def _block(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
-               stats: dict[str, Any], params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None
-               ) -> tuple[list[Grid], bool, bool]:
+               stats: dict[str, Any], params: dict[str, Any], found: Found) -> tuple[bool, bool]:
         """Solve, forbid what was found, solve again: until the limit or INFEASIBLE. Each solve gets only what
-        is left of the deadline; a solve that ends after it still counts (its answer is sound)."""
+        is left of the deadline; a solve that ends after it still counts (its answer is sound).
+        (exhausted, timed out); the solutions go to `found`."""
         cp = _cp_model()
-        solutions: list[Grid] = []
-        seen: set[Grid] = set()
-        while limit is None or len(solutions) < limit:
+        while limit is None or len(found) < limit:
             if deadline is not None and time.monotonic() >= deadline:
-                return solutions, False, True
+                return False, True
             solver = self._solver(options, deadline, params)
             code = solver.solve(built.model)
             self._account(solver, stats)
             if code == cp.INFEASIBLE:
-                return solutions, True, False
+                return True, False
             if code == cp.MODEL_INVALID:
                 raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
             if code not in (cp.OPTIMAL, cp.FEASIBLE):
-                return solutions, False, True  # UNKNOWN: the time ran out
+                return False, True  # UNKNOWN: the time ran out
             grid = grid_of(built.cells, solver.value)
-            if grid in seen:  # cannot happen with a correct blocking clause; never loop on it
+            if not found.add(grid):  # cannot happen with a correct blocking clause; never loop on it
                 raise NonocpError("cpsat: the solver returned a forbidden solution again; this is a bug")
-            seen.add(grid)
-            solutions.append(grid)
-            if on_solution is not None:
-                on_solution(grid)
             if options.progress is not None:
-                options.progress({"solutions": len(solutions)})
+                options.progress({"solutions": len(found)})
             if not built.forbid(grid):
-                return solutions, True, False  # every cell is fixed: nothing else can exist
-        return solutions, False, False
+                return True, False  # every cell is fixed: nothing else can exist
+        return False, False
 
     def _enumerate(self, built: NonogramModel, options: SolveOptions, limit: int | None, deadline: float | None,
-                   stats: dict[str, Any], params: dict[str, Any], on_solution: Callable[[Grid], None] | None = None
-                   ) -> tuple[list[Grid], bool, bool]:
-        """One search that reports every solution (presolve restricted by CP-SAT in this mode)."""
+                   stats: dict[str, Any], params: dict[str, Any], found: Found) -> tuple[bool, bool]:
+        """One search that reports every solution (presolve restricted by CP-SAT in this mode). (exhausted,
+        timed out); the solutions go to `found`."""
         cp = _cp_model()
         if deadline is not None and time.monotonic() >= deadline:
-            return [], False, True
+            return False, True
         solver = self._solver(options, deadline, params)
         # One worker: with several, enumeration of a 5x5 permutation puzzle (120 solutions) ran for
         # minutes here; the search is sequential by nature. `workers` applies to the block mode.
         solver.parameters.num_workers = 1
         stats["workers"] = 1
         solver.parameters.enumerate_all_solutions = True
-        collector = _Collector(built.cells, limit, options.progress, deadline, on_solution)
+        collector = _Collector(built.cells, limit, options.progress, deadline, found)
         code = solver.solve(built.model, collector)
         self._account(solver, stats)
         stats["repeated_solutions"] = collector.repeats
         if code == cp.MODEL_INVALID:
             raise NonocpError(f"cpsat: the model is invalid ({built.model.validate()}); this is a bug")
         if collector.out_of_time:
-            return collector.found, False, True
+            return False, True
         if collector.stopped:
-            return collector.found, False, False
+            return False, False
         if code in (cp.OPTIMAL, cp.INFEASIBLE):
-            return collector.found, True, False
-        return collector.found, False, True
+            return True, False
+        return False, True

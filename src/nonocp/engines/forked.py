@@ -35,6 +35,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from nonocp.core.cancel import Cancel
 from nonocp.core.errors import NonocpError
 from nonocp.engines.memory import ENV, OverBudget, gib, limit_this_process
 
@@ -42,6 +43,7 @@ _HEADER = struct.Struct("!Q")  # the length of each pickled frame
 # How long after its deadline an engine's child is killed when it has not stopped itself (a CaDiCaL slice cut
 # to end at the deadline can overrun it; Kissat cannot be stopped at all): benchmarks/results/time-limits.md.
 HARD_STOP_GRACE = 0.5
+TICK = 0.5  # seconds between a race's on_tick calls
 # Signals a caller may turn into KeyboardInterrupt (Ctrl-C; SIGTERM and SIGHUP in `solve`, `check`, `bench`)
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
@@ -83,6 +85,8 @@ def call_in_child(
     kill_at: float | None,
     on_message: Callable[[Any], None] | None = None,
     memory: int | None = None,
+    cancel: Cancel | None = None,
+    on_tick: Callable[[], None] | None = None,
 ) -> tuple[bool, Any]:
     """Run `fn(send)` in a forked child; (True, what fn returned), or (False, None) if the child was still
     running at `kill_at` (a time.monotonic() value; None waits for ever) and was killed.
@@ -91,9 +95,10 @@ def call_in_child(
     raised by fn is raised here: the same exception when it survives pickling, else ChildFailed (or a
     NonocpError with the same message, for nonocp's own errors). `memory`: the bytes the child may add
     to what it inherits (engines.memory.limit_this_process); past them it fails as out of memory.
+    `cancel` and `on_tick`: as in race_in_children.
     """
     deliver = None if on_message is None else (lambda _index, obj: on_message(obj))
-    winner, value = race_in_children([fn], kill_at, deliver, memory)
+    winner, value = race_in_children([fn], kill_at, deliver, memory, cancel, on_tick)
     return winner is not None, value
 
 
@@ -102,6 +107,8 @@ def race_in_children(
     kill_at: float | None,
     on_message: Callable[[int, Any], bool | None] | None = None,
     memory: int | None = None,
+    cancel: Cancel | None = None,
+    on_tick: Callable[[], None] | None = None,
 ) -> tuple[int | None, Any]:
     """Run every `fn(send)` at once, each in its own forked child; (i, what fns[i] returned) for the first to
     return, the others killed. (None, None) when none has returned by `kill_at` (all are killed then), or when
@@ -109,7 +116,9 @@ def race_in_children(
 
     Messages arrive as `on_message(i, obj)`, in order per child. A member that raises or dies is out of the
     race; when every member is out, the first one's exception is raised (as in call_in_child).
-    `memory`: each child's hard memory cap (as in call_in_child).
+    `memory`: each child's hard memory cap (as in call_in_child). `cancel` (a nonocp.Cancel) ends the race
+    like `kill_at` the moment it is cancelled. `on_tick()` is called about every TICK seconds while the
+    children run (a caller's progress report).
     """
     parent = os.getpid()
     running: dict[int, tuple[int, _Frames]] = {}  # read fd -> (member index, its frames)
@@ -137,11 +146,22 @@ def race_in_children(
                 pids[i] = pid
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        stop_fd = None if cancel is None else cancel.fileno()
+        next_tick = time.monotonic() + TICK
         while running:
-            wait = None if kill_at is None else kill_at - time.monotonic()
+            now = time.monotonic()
+            wait = None if kill_at is None else kill_at - now
             if wait is not None and wait <= 0:
                 return None, None
-            ready, _, _ = select.select(list(running), [], [], wait)
+            if on_tick is not None:
+                if now >= next_tick:
+                    on_tick()
+                    next_tick = now + TICK
+                wait = next_tick - now if wait is None else min(wait, next_tick - now)
+            watched = list(running) if stop_fd is None else [*running, stop_fd]
+            ready, _, _ = select.select(watched, [], [], wait)
+            if stop_fd is not None and stop_fd in ready:
+                return None, None
             for fd in ready:  # if none, the loop re-checks the clock
                 i, frames = running[fd]
                 for kind, payload in frames.read():

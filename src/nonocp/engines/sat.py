@@ -58,6 +58,7 @@ from nonocp.encode.counts_cnf import encode_counts
 from nonocp.engines import memory
 from nonocp.engines.contract import Backend, Capabilities, Setting, Settings, SolveOptions, Stat, Stats
 from nonocp.engines.forked import HARD_STOP_GRACE, call_in_child, isolated
+from nonocp.engines.found import Found
 
 DEFAULT_SOLVER = "cadical195"
 PROOF_SOLVER = "cadical195"
@@ -232,8 +233,14 @@ class SatBackend(Backend):
         deadline = options.deadline(start)
         choices = self._choices(options)
         if not isolated(options):
-            progress = options.progress
-            report = None if progress is None else (lambda grid, n: progress({"solutions": n}))
+            stream, progress = options.on_solution, options.progress
+
+            def report(grid: Grid, n: int) -> None:
+                if stream is not None:
+                    stream(grid)
+                if progress is not None:
+                    progress({"solutions": n})
+
             return self._solve(puzzle, options, choices, start, deadline, on_solution=report)
         return self._solve_in_child(puzzle, options, choices, start, deadline)
 
@@ -281,7 +288,11 @@ class SatBackend(Backend):
                                {"solver": self.solver_name, "encoding": choices.encoding, "encoding_timed_out": True},
                                timed_out=True)
         solver_name = chosen[0] if chosen else self.solver_name
-        search = _Search(cnf, solver_name, deadline, options.max_solutions, on_solution, phase=choices.phase)
+        # `on_solution` is this call's listener (the caller's stream, or the pipe to the parent), never
+        # options.on_solution itself: in a child, that would run in a copy of the caller
+        found = Found(options.keep, None if on_solution is None else (lambda grid: on_solution(grid, found.count)))
+        search = _Search(cnf, solver_name, deadline, options.max_solutions, found, phase=choices.phase,
+                         keep_blocking=bool(options.extra.get("proof_dir")))
         if choices.symmetric and not options.extra.get("proof_dir"):  # a proof refutes the formula as given
             symmetries = clue_symmetries(puzzle)
             if symmetries:
@@ -292,15 +303,16 @@ class SatBackend(Backend):
             search.stats["solver_for_memory"] = f"{solver_name} (the CNF would not fit the memory budget in " \
                                                 f"{self.solver_name})"
         search.run()
-        status = status_of(len(search.solutions), search.exhausted, search.limit, search.timed_out)
+        status = status_of(len(found), search.exhausted, search.limit, search.timed_out)
         result = SolveResult(
             status=status,
-            solutions=tuple(search.solutions),
+            solutions=found.grids(),
+            found=len(found),
             exhausted=search.exhausted,
             backend=f"{self.name}:{solver_name}",
             seconds=time.monotonic() - start,
             stats=search.stats,
-            timed_out=ended_by_time(len(search.solutions), search.exhausted, search.limit, search.timed_out),
+            timed_out=ended_by_time(len(found), search.exhausted, search.limit, search.timed_out),
         )
         proof_dir = options.extra.get("proof_dir")
         if proof_dir and search.exhausted:
@@ -317,14 +329,14 @@ class SatBackend(Backend):
         """`_solve` in a forked child, killed HARD_STOP_GRACE seconds after the deadline if it is still running
         (see nonocp.engines.forked: CaDiCaL's slices can overrun, Kissat cannot be stopped). Solutions come back as
         they are found, so a killed search still returns them."""
-        found: list[Grid] = []
+        found = Found.of(options)
         searched: list[SolveResult] = []
         solver = [self.solver_name]  # the one the child chose (a leaner one when memory is short)
 
         def on_message(message: tuple[str, Any]) -> None:
             kind, payload = message
             if kind == "solution":
-                found.append(payload)
+                found.add(payload)
                 if options.progress is not None:
                     options.progress({"solutions": len(found)})
             elif kind == "solver":
@@ -342,8 +354,10 @@ class SatBackend(Backend):
 
         kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
         # The child's hard cap: what the budget leaves it (its own estimate refuses first, with a message)
+        tick = None if options.progress is None else (lambda: options.progress({"solutions": len(found)}))
         try:
-            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options))
+            finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options), options.cancel,
+                                             tick)
         except memory.OverBudget as e:
             if str(e).startswith(f"{self.name}:"):
                 raise
@@ -358,7 +372,8 @@ class SatBackend(Backend):
             return dataclasses.replace(done, seconds=seconds, stats=stats)
         return SolveResult(
             status=status_of(len(found), False, _solutions_wanted(options.max_solutions), True),
-            solutions=tuple(found),
+            solutions=found.grids(),
+            found=len(found),
             exhausted=False,
             backend=f"{self.name}:{solver[0]}",
             seconds=seconds,
@@ -381,18 +396,21 @@ class _Search:
         solver_name: str,
         deadline: float | None,
         limit: int | None,
-        on_solution: Callable[[Grid, int], None] | None,  # (the grid, solutions found so far)
+        found: Found,  # where each solution goes as it is found
         phase: str = DEFAULT_PHASE,
+        keep_blocking: bool = False,  # every blocking clause kept, for a proof (else only those a new solver needs)
     ) -> None:
         self.cnf = cnf
         self.phase = phase
         self.solver_name = solver_name
         self.deadline = deadline
-        self.on_solution = on_solution
+        self.found = found
+        self.keep_blocking = keep_blocking
         self.limit = _solutions_wanted(limit)
         # the symmetric first round's restrictions, in order (SYMMETRIC_CPU): (moves, clauses)
         self.symmetric: list[tuple[tuple[str, ...], list[list[int]]]] | None = None
-        self.solutions: list[Grid] = []
+        # the blocking clauses a solver made afresh must be given (after a one-shot solver's round or the
+        # symmetric round), and all of them for a proof; an incremental solver holds its own
         self.blocking: list[list[int]] = []
         self.exhausted = False
         self.timed_out = False
@@ -417,16 +435,16 @@ class _Search:
             name = self._symmetric_round()
         solver = None
         try:
-            while limit is None or len(self.solutions) < limit:
+            while limit is None or len(self.found) < limit:
                 if self._out_of_time():
                     self.timed_out = True
                     return
                 if solver is None:
                     t = time.monotonic()
                     solver = Solver(name=name, bootstrap_with=itertools.chain(self.cnf.clauses, self.blocking))
-                    if self.solutions:  # after Kissat's or the symmetric round's: start next to the last solution
+                    if self.found.latest is not None:  # after Kissat's or the symmetric round's: start next to it
                         with contextlib.suppress(NotImplementedError):  # solvers without phases keep their own
-                            solver.set_phases(self._literals_of(x for row in self.solutions[-1].cells for x in row))
+                            solver.set_phases(self._literals_of(x for row in self.found.latest.cells for x in row))
                     else:
                         self._set_phases(solver)
                     self.stats["load_seconds"] += time.monotonic() - t
@@ -440,7 +458,10 @@ class _Search:
                 block = self._record(solver)
                 if name not in NON_INCREMENTAL:
                     solver.add_clause(block)
+                    if self.keep_blocking:
+                        self.blocking.append(block)
                 else:
+                    self.blocking.append(block)
                     self._collect(solver)
                     solver.delete()
                     solver = None
@@ -452,7 +473,7 @@ class _Search:
                 solver.delete()
             self.stats["load_seconds"] = round(self.stats["load_seconds"], 4)
             self.stats["solve_seconds"] = round(self.stats["solve_seconds"], 4)
-            self.stats["blocking_clauses"] = len(self.blocking)
+            self.stats["blocking_clauses"] = len(self.found)
 
     def _symmetric_round(self) -> str:
         """The formula with each of `symmetric`'s restrictions in turn, for up to SYMMETRIC_CPU CPU seconds in
@@ -473,7 +494,7 @@ class _Search:
                 answer = self._solve_once(solver, name, self.deadline, cpu_end)
                 if answer:
                     self.stats["symmetric_moves"] = list(moves)
-                    self._record(solver)
+                    self.blocking.append(self._record(solver))
                 self._collect(solver)
             finally:
                 solver.delete()
@@ -487,14 +508,10 @@ class _Search:
         return self.solver_name
 
     def _record(self, solver: Any) -> list[int]:
-        """The solver's model as a solution found: kept, blocked, reported. Returns its blocking clause."""
+        """The solver's model as a solution found (counted, reported). Returns its blocking clause."""
         grid = self.cnf.decode(solver.get_model())
-        self.solutions.append(grid)
-        block = self.cnf.blocking_clause(grid)
-        self.blocking.append(block)
-        if self.on_solution is not None:
-            self.on_solution(grid, len(self.solutions))
-        return block
+        self.found.add(grid)
+        return self.cnf.blocking_clause(grid)
 
     def _set_phases(self, solver: Any) -> None:
         if self.phase != "background":

@@ -3,7 +3,7 @@
 Public entry points (everything above the engines uses only these):
 
 * `NativeBackend` (name "native"): `solve(puzzle, SolveOptions) -> SolveResult`.
-* `propagate_and_probe(puzzle, deadline=None, observer=None, fixed=None, probe=True)
+* `propagate_and_probe(puzzle, deadline=None, observer=None, fixed=None, probe=True, cancel=None)
   -> (masks, contradiction, stats)`: the fixpoint of line propagation plus probing, for the hybrid `auto`
   engine and backbones. `masks` is row-major per-cell bit masks exactly as `nonocp.core.grid.Domains.masks`
   (bit k = palette index k), `contradiction` is True when the puzzle has no solution (masks then mean

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
+from nonocp.core.cancel import Cancel
 from nonocp.core.errors import BackendUnavailable, OutOfTime
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Clue, Puzzle
@@ -20,6 +21,7 @@ from nonocp.engines.contract import (
     Stat,
     Stats,
 )
+from nonocp.engines.found import Found
 from nonocp.engines.native.cdcl import cdcl_enumerate
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.search import enumerate_solutions
@@ -28,17 +30,16 @@ from nonocp.engines.native.trace import Observer
 VERSION = "1.0"
 
 
-class _GridsAsFound(list[Any]):  # the searches append states; it keeps Grids
-    """The solutions found, each turned into a Grid as it is appended: the conversion then counts against the
-    time limit (an enumeration cut by the limit can have found tens of thousands of solutions, and converting
-    them all after the search would overrun it by seconds)."""
+class _UntilSolution(BudgetMeter):
+    """A budget that is spent only while no solution has been found (Budget.until_solution)."""
 
-    def __init__(self, engine: Engine) -> None:
-        super().__init__()
-        self._engine = engine
+    def __init__(self, meter: BudgetMeter, found: Found) -> None:
+        super().__init__(meter.budget)
+        self.cpu_start = meter.cpu_start
+        self.found = found
 
-    def append(self, st: list[int]) -> None:
-        super().append(state_to_grid(self._engine, st))
+    def spent(self, conflicts: int = 0) -> bool:
+        return not self.found and super().spent(conflicts)
 
 
 def state_to_grid(engine: Engine, st: list[int]) -> Grid:
@@ -119,11 +120,12 @@ class NativeBackend(Backend):
     def narrow(self, puzzle: Puzzle, options: SolveOptions) -> Narrowing:
         """Line propagation from `options.fixed`, then root probing unless the `probe` option is false."""
         probe = NativeBackend.settings.get(options.extra, "probe", self.name)
-        masks, contradiction, stats = propagate_and_probe(puzzle, options.deadline(), fixed=options.fixed, probe=probe)
+        masks, contradiction, stats = propagate_and_probe(puzzle, options.deadline(), fixed=options.fixed, probe=probe,
+                                                          cancel=options.cancel)
         return Narrowing(masks, contradiction, stats)
 
     @staticmethod
-    def _cdcl_search(engine: Engine, limit: int | None, found: list[list[int]], options: SolveOptions,
+    def _cdcl_search(engine: Engine, limit: int | None, found: Found, options: SolveOptions,
                      budget: BudgetMeter | None = None) -> bool:
         """Root probing (unless `extra["probe"]` is False), then CDCL on the core's propagated state; True when
         the search is exhausted."""
@@ -161,7 +163,10 @@ class NativeBackend(Backend):
         except ValueError as e:  # core=c on a puzzle the compiled core does not take
             raise BackendUnavailable(f"native: {e}") from None
         stats = engine.stats
-        found = _GridsAsFound(engine)
+        # each solution becomes a Grid as it is found: the conversion counts against the time limit, and
+        # nothing but the `keep` first is held (an enumeration cut by the limit can have found millions)
+        found = Found.of(options, convert=lambda st: state_to_grid(engine, st))
+        forget = engine.stop_on(options.cancel)
         exhausted = False
         timed_out = False
         limit = options.max_solutions
@@ -171,6 +176,8 @@ class NativeBackend(Backend):
         t = start
         core = engine.core
         budget = None if options.budget is None else options.budget.meter()
+        if budget is not None and budget.budget.until_solution:
+            budget = _UntilSolution(budget, found)
         try:
             root = engine.initial_state()
             engine.restrict(root, options.fixed)
@@ -192,18 +199,20 @@ class NativeBackend(Backend):
                     exhausted = self._cdcl_search(engine, limit, found, options, budget)
         except OutOfTime:
             timed_out = True
+        finally:
+            forget()
         stats.seconds[phase] = time.monotonic() - t
-        grids = tuple(found)
         elapsed = time.monotonic() - start
         stats.seconds["total"] = elapsed
         return SolveResult(
-            status=status_of(len(grids), exhausted, limit, timed_out),
-            solutions=grids,
+            status=status_of(len(found), exhausted, limit, timed_out),
+            solutions=found.grids(),
             exhausted=exhausted,
             backend=self.label,
             seconds=elapsed,
             stats=engine.stats_dict(),
-            timed_out=ended_by_time(len(grids), exhausted, limit, timed_out),
+            timed_out=ended_by_time(len(found), exhausted, limit, timed_out),
+            found=len(found),
         )
 
 
@@ -213,8 +222,10 @@ def propagate_and_probe(
     observer: Observer | None = None,
     fixed: dict[tuple[int, int], int] | None = None,
     probe: bool = True,
+    cancel: Cancel | None = None,
 ) -> tuple[list[int], bool, dict[str, Any]]:
-    """Line propagation then (unless `probe` is False) probing to a fixpoint (nonocp.engines.native says more)."""
+    """Line propagation then (unless `probe` is False) probing to a fixpoint (nonocp.engines.native says more).
+    `cancel` stops it as the deadline does (OutOfTime)."""
     start = time.monotonic()
     engine = Engine(puzzle, deadline)
     engine.observer = observer
@@ -223,12 +234,16 @@ def propagate_and_probe(
     st = engine.initial_state()
     engine.restrict(st, fixed)
     core.set_state(st)
-    contradiction = core.propagate(None, trace) < 0
-    t1 = time.monotonic()
-    engine.stats.seconds["propagate"] = t1 - start
-    if probe and not contradiction:
-        ok, _ = core.probe(trace)
-        contradiction = not ok
-        engine.stats.seconds["probe"] = time.monotonic() - t1
+    forget = engine.stop_on(cancel)
+    try:
+        contradiction = core.propagate(None, trace) < 0
+        t1 = time.monotonic()
+        engine.stats.seconds["propagate"] = t1 - start
+        if probe and not contradiction:
+            ok, _ = core.probe(trace)
+            contradiction = not ok
+            engine.stats.seconds["probe"] = time.monotonic() - t1
+    finally:
+        forget()
     masks = [] if contradiction else core.masks()
     return masks, contradiction, engine.stats_dict()

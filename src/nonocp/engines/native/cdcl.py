@@ -21,6 +21,7 @@ point and (with a progress callback) about twice a second; this loop decides wha
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -82,12 +83,24 @@ def cdcl_enumerate(
     maybe_prefer()
     restarts = 0
     restart_at = RESTART_UNIT * luby(0)
-    pause = PROGRESS_EVERY if progress is not None else None
-    if budget is not None:
-        pause = BUDGET_POLL if pause is None else min(pause, BUDGET_POLL)
+    # progress: a report every PROGRESS_EVERY seconds, whether the search pauses for it or returns anyway
+    # (an enumeration returns at every solution, often more than twice a second); a budget is looked at
+    # every BUDGET_POLL seconds
+    next_report = time.monotonic() + PROGRESS_EVERY
+
+    def report() -> None:
+        nonlocal next_report
+        counters = core.counters()
+        progress({"nodes": counters["decisions"], "depth": counters["max_level"],
+                  "conflicts": counters["conflicts"], "solutions": len(found)})
+        next_report = time.monotonic() + PROGRESS_EVERY
+
     while True:
         if budget is not None and budget.spent(core.counters()["conflicts"]):
             raise OutOfTime
+        pause = None if progress is None else max(0.0, next_report - time.monotonic())
+        if budget is not None:
+            pause = BUDGET_POLL if pause is None else min(pause, BUDGET_POLL)
         code = core.cdcl_search(restart_at, pause)
         if code == SOLUTION:
             found.append(core.cdcl_solution())
@@ -95,16 +108,15 @@ def cdcl_enumerate(
                 return False
             if not core.cdcl_block():
                 return True
+            if progress is not None and time.monotonic() >= next_report:
+                report()
         elif code == RESTART:
             restarts += 1
             core.cdcl_restart()
             restart_at = RESTART_UNIT * luby(restarts)
             maybe_prefer()
         elif code == PAUSE:
-            if progress is None:
-                continue  # a look at the budget only
-            counters = core.counters()
-            progress({"nodes": counters["decisions"], "depth": counters["max_level"],
-                      "conflicts": counters["conflicts"], "solutions": len(found)})
+            if progress is not None and time.monotonic() >= next_report:
+                report()  # else a look at the budget only
         else:
             return True

@@ -8,14 +8,23 @@ search keeps its state in the core and never goes through here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nonocp.core.cancel import Cancel
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines.native.core import Core, core_for
 from nonocp.engines.native.reference import TRACE_LINE, TRACE_REFUTE
 from nonocp.engines.native.trace import LineDeduction, Observer, ProbeAgreement, ProbeContradiction
+
+# A deadline that never comes (seconds): what the core gets when only a Cancel may stop it.
+NO_DEADLINE = 1e9
+
+
+def _nothing() -> None:
+    pass
 
 
 @dataclass
@@ -76,6 +85,16 @@ class Engine:
         self.stats = Stats()
         # Who hears the deductions (trace.py); None: the core reports nothing.
         self.observer: Observer | None = None
+
+    def stop_on(self, cancel: Cancel | None) -> Callable[[], None]:
+        """Have `cancel` stop this engine (its core raises Timeout at its next check, within milliseconds);
+        returns the function that stops watching, to call when the search is over."""
+        if cancel is None:
+            return _nothing
+        core = self.core
+        if core.deadline is None:  # the core reads its clock, and lets other threads run, only with a deadline
+            core.deadline = time.monotonic() + NO_DEADLINE
+        return cancel.on_cancel(lambda: setattr(core, "deadline", 0.0))
 
     @property
     def failed_line(self) -> int:

@@ -15,9 +15,20 @@ static double monotonic_now(void) { /* time.monotonic()'s clock */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Seconds between the moments a core with a deadline lets other Python threads run: the core holds the
+ * interpreter lock while it works, and a thread that cancels the search (nonocp.Cancel moves the deadline to
+ * the past) needs it for a moment. Releasing an uncontended lock costs well under a microsecond. */
+#define YIELD_EVERY 0.005
+
 int core_check_limits(Core *c) {
     if (c->stop) return 1;
-    if (c->has_deadline && monotonic_now() > c->deadline) {
+    double now = c->has_deadline ? monotonic_now() : 0.0;
+    if (c->has_deadline && now - c->last_yield > YIELD_EVERY) {
+        c->last_yield = now;
+        Py_BEGIN_ALLOW_THREADS
+        Py_END_ALLOW_THREADS
+    }
+    if (c->has_deadline && now > c->deadline) { /* the deadline as it is now: another thread may have moved it */
         PyErr_SetNone(c->timeout_exc);
         c->stop = 1;
         return 1;
@@ -206,6 +217,7 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwds) {
     Py_INCREF(timeout);
     Py_XSETREF(c->timeout_exc, timeout);
     c->has_deadline = 0;
+    c->last_yield = 0.0;
     c->failed_line = -1;
     c->stop = 0;
     c->line_solves = c->probes = c->probe_passes = 0;

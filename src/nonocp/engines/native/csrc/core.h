@@ -55,6 +55,7 @@ typedef struct Core {
     PyObject *timeout_exc;
     double deadline;
     int has_deadline;
+    double last_yield; /* when core_check_limits last let other threads run */
     long long line_solves, probes, probe_passes;
     int failed_line;
     int stop; /* a limit or a callback raised: the exception is set and the caller must return NULL */
