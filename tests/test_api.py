@@ -109,7 +109,6 @@ def test_from_clues_colours_by_name_symbol_and_value():
     ([[(1, "pink")]], [[(1, "pink")]], ["red"], "pink"),
     ([[1]], [[1]], ["no-such-colour"], "no-such-colour"),
     ([["x"]], [[1]], None, "not a block"),
-    ("abc", [[1]], None, "rows"),
     ([[2]], [[1]], None, "row 1"),
 ])
 def test_from_clues_errors_name_the_problem(rows, cols, colors, needle):

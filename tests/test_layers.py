@@ -19,7 +19,7 @@ LAYERS: list[set[str]] = [
     {"engines"},
     {"formats", "analysis", "design"},
     {"batch", "render", "web"},
-    {"cli"},
+    {"cli", "api"},
 ]
 # what a module above the engines may import from them
 ENGINE_PUBLIC = ("nonocp.engines", "nonocp.engines.contract", "nonocp.engines.solve", "nonocp.engines.native")

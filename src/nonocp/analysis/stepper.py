@@ -4,6 +4,7 @@ and the web workbench's Step mode.
     s = Stepper(puzzle)
     s.step()                    # the engine's next step: [Step]
     s.examine(("row", 2))       # the user's choice: crossing check and that line's deductions: [Step, ...]
+                                # (a line is ("row", i) or ("column", i), also "col", 0-based)
     s.guess((4, 7), 1)          # assume colour 1 in r5c8: [Step]
     s.remaining_cells(1000)     # every combination of the undecided cells at once, bounded: [Step] or []
     s.undo()                    # take back the last step: the Step, or None
@@ -40,7 +41,7 @@ from collections import deque
 from typing import Any
 
 from nonocp.analysis.explain import SMALL_RESIDUE
-from nonocp.analysis.steps import Frame, Step, StepMaker, line_cells, line_name, line_number
+from nonocp.analysis.steps import Frame, Step, StepMaker, line_cells, line_name, line_number, parse_line
 from nonocp.core.errors import NonocpError, OutOfTime
 from nonocp.core.puzzle import Puzzle
 from nonocp.engines import native
@@ -73,6 +74,8 @@ class Stepper:
 
     def __init__(self, puzzle: Puzzle, *, classify: bool = True, residue: int = SMALL_RESIDUE,
                  time_limit: float | None = None) -> None:
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"Stepper() takes a nonocp.Puzzle, not {type(puzzle).__name__}")
         self.puzzle = puzzle
         self.classify = classify
         self.residue = residue
@@ -187,13 +190,13 @@ class Stepper:
         self.maker.group += 1
 
     def examine(self, line: tuple[str, int]) -> list[Step]:
-        """The user's choice of line: the crossing check of its cells (each candidate colour against the
-        crossing line), then that line's own deductions as named techniques. Note "nothing-new" when it
-        yields nothing, "contradiction" when the line has no valid placement left."""
+        """The user's choice of line (("row", i) or ("column", i), also "col"; 0-based): the crossing check of
+        its cells (each candidate colour against the crossing line), then that line's own deductions as named
+        techniques. Note "nothing-new" when it yields nothing, "contradiction" when the line has no valid
+        placement left."""
         p = self.puzzle
-        kind, index = line
-        if kind not in ("row", "col") or not 0 <= index < (p.height if kind == "row" else p.width):
-            raise ValueError(f"no such line: {kind} {index}")
+        line = parse_line(p, line)  # ("row", i) or ("column", i): TypeError/ValueError for anything else
+        kind = line[0]
         self._user()
         maker = self.maker
         first = len(maker.steps)

@@ -116,6 +116,27 @@ def line_name(puzzle: Puzzle, ln: int) -> tuple[str, int] | None:
     return ("row", ln) if ln < puzzle.height else ("col", ln - puzzle.height)
 
 
+# How a line may be named wherever one is asked for: ("row", i) or ("column", i) as the web API and the
+# messages say it, ("col", i) as steps and the JSON of `explain` write it (indices from 0).
+LINE_KINDS = {"row": "row", "r": "row", "column": "col", "col": "col", "c": "col"}
+
+
+def parse_line(puzzle: Puzzle, line: object) -> tuple[str, int]:
+    """`line` as ("row" | "col", index); TypeError/ValueError (naming the spellings and the grid's size) for
+    anything else: a line is ("row", i) or ("column", i) (also "col"), 0-based."""
+    if not (isinstance(line, (tuple, list)) and len(line) == 2 and isinstance(line[0], str)
+            and isinstance(line[1], int) and not isinstance(line[1], bool)):
+        raise TypeError(f"a line is (\"row\", i) or (\"column\", i), 0-based; not {line!r}")
+    kind = LINE_KINDS.get(line[0].lower())
+    if kind is None:
+        raise ValueError(f"no line kind {line[0]!r}: a line is (\"row\", i) or (\"column\", i) (also \"col\")")
+    size = puzzle.height if kind == "row" else puzzle.width
+    if not 0 <= line[1] < size:
+        what = "row" if kind == "row" else "column"
+        raise ValueError(f"no {what} {line[1]}: the puzzle's {what}s are 0 to {size - 1}")
+    return kind, line[1]
+
+
 def line_number(puzzle: Puzzle, line: tuple[str, int]) -> int:
     return line[1] if line[0] == "row" else puzzle.height + line[1]
 

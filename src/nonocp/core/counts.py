@@ -23,6 +23,9 @@ from nonocp.core.palette import Color, Palette
 # A count puzzle's colours are named a, b, c, ... in palette order (the alphabet of goals and answers).
 SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+# What follows a count that is all in a row: `*` in nonocp's text form, `•` in the seed game's.
+ALL_IN_A_ROW_MARKS = ("*", "•")
+
 
 @dataclass(frozen=True)
 class Count:

@@ -23,8 +23,9 @@ class ParseError(NonocpError):
         super().__init__(f"{where}: {message}")
 
 
-class InvalidPuzzleError(NonocpError):
-    """The puzzle is well-formed text but not a puzzle (a clue too long for its line, unknown colour, ...)."""
+class InvalidPuzzleError(NonocpError, ValueError):
+    """The puzzle is well-formed text but not a puzzle (a clue too long for its line, unknown colour, ...).
+    Also a ValueError: what Python code passing bad clues expects to catch."""
 
 
 class BackendUnavailable(NonocpError):
@@ -34,3 +35,7 @@ class BackendUnavailable(NonocpError):
 class OutOfTime(Exception):  # noqa: N818 - what it says; not a NonocpError: it never reaches the user as one
     """The one "time is up" of nonocp: raised inside an engine or an analysis when its deadline (a wall-clock
     time limit) or its work budget passes, and turned by whoever set the limit into a `timeout` answer."""
+
+
+class UnknownBackend(BackendUnavailable, ValueError):
+    """No engine has that name (the message lists the engines): a ValueError for Python callers."""

@@ -38,7 +38,9 @@ class Palette:
 
     def __post_init__(self) -> None:
         if len(self.colors) < 2:
-            raise InvalidPuzzleError("a palette needs a background and at least one colour")
+            raise InvalidPuzzleError(
+                f"a palette needs two colours or more, not {len(self.colors)}: the background and an ink colour "
+                "for run clues; for count clues two colours at least (with one, every cell would have it)")
         symbols = [c.symbol for c in self.colors]
         if len(set(symbols)) != len(symbols):
             raise InvalidPuzzleError(f"palette repeats a symbol: {''.join(symbols)}")

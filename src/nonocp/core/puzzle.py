@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nonocp.core.counts import Count, CountClue, clue_problem, count_clues_of, count_colours_of
+from nonocp.core.counts import ALL_IN_A_ROW_MARKS, Count, CountClue, clue_problem, count_clues_of, count_colours_of
 from nonocp.core.errors import InvalidPuzzleError, NonocpError
 from nonocp.core.grid import Grid
+from nonocp.core.limits import MAX_CELLS, MAX_COLORS, MAX_SIDE
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
 
 # The two kinds of clue a puzzle may have (Puzzle.clue_kind): runs (blocks in order, the usual nonogram) or
@@ -113,7 +114,7 @@ NAMED_COLORS = {
 _SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ23456789"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Puzzle:
     """A nonogram: row clues (top to bottom), column clues (left to right), the palette and what the file
     said about it. Clues may be given as plain data: `Puzzle(rows=[[1, 1], [3]], cols=[[1], [2], [1]])`
@@ -143,6 +144,14 @@ class Puzzle:
             raise NonocpError(f"{what} takes run clues only; this puzzle has count-and-contiguity clues")
 
     def __post_init__(self) -> None:
+        if not isinstance(self.palette, Palette):  # colour names (or Colors, or name -> #rrggbb) are welcome
+            if self.palette is None or isinstance(self.palette, (str, bytes)) or not isinstance(
+                    self.palette, (Sequence, Mapping)):
+                raise TypeError(f"palette must be a Palette or a list of colour names, not "
+                                f"{type(self.palette).__name__}")
+            object.__setattr__(self, "palette", _palette_of(self.palette, background=self.clue_kind != COUNTS))
+        if not isinstance(self.meta, Meta):
+            raise TypeError(f"meta must be a nonocp.Meta, not {type(self.meta).__name__}")
         for kind, lines in (("rows", self.rows), ("cols", self.cols)):
             as_clues = _as_count_clues if self.clue_kind == COUNTS else _as_clues
             clues = as_clues(lines, kind, self.palette)
@@ -157,12 +166,18 @@ class Puzzle:
         colors: Sequence[str | Color] | Mapping[str, str] | None = None,
         *,
         title: str = "",
+        clues: str = RUNS,
     ) -> Puzzle:
-        """A validated puzzle from plain clues.
+        """A validated puzzle from plain clues, within the file readers' size limits (core/limits.py).
 
-        Black and white: each clue is a list of numbers (`[]` or `[0]` for an empty line). Colour: give the
-        colours by name (`["red", "green"]`, names from NAMED_COLORS) or as a mapping name -> `#rrggbb`, and
-        write each block as `(length, colour name)`; a plain number is allowed when there is one colour only.
+        Run clues (`clues="runs"`, the default), black and white: each clue is a list of numbers (`[]` or
+        `[0]` for an empty line). Colour: give the colours by name (`["red", "green"]`, names from
+        NAMED_COLORS) or as a mapping name -> `#rrggbb`, and write each block as `(length, colour name)`; a
+        plain number is allowed when there is one colour only.
+
+        Count clues (`clues="counts"`, the count-and-contiguity kind): `colors` names every colour (there is no
+        background) and each clue has one count per colour, in that order: a number, `"3*"` (or `"3•"`) when
+        those cells are all in a row, or a `(count, all_in_a_row)` pair.
 
         >>> p = Puzzle.from_clues(rows=[[2], [1]], cols=[[2], [1]])
         >>> p.width, p.height, p.rows[0]
@@ -171,9 +186,48 @@ class Puzzle:
         ...                          colors=["red", "green"])
         >>> [c.name for c in flag.palette.colors], flag.rows[0]
         (['white', 'red', 'green'], (Block(length=1, color=1), Block(length=1, color=2)))
+        >>> cat = Puzzle.from_clues(rows=[["2*", 0], [1, 1]], cols=[["2*", 0], [1, 1]], colors=["orange", "blue"],
+        ...                         clues="counts")
+        >>> cat
+        Puzzle(2x2, count clues, 2 colours: orange, blue)
+        >>> import nonocp
+        >>> print(nonocp.solve(cat).solution)
+        oo
+        ob
         """
-        palette = Palette.black_and_white() if colors is None else _palette_of(colors)
-        return cls(rows, cols, palette, Meta(title=title)).validate()
+        if clues not in CLUE_KINDS:
+            raise ValueError(f"from_clues(): clues={clues!r}; choose {' or '.join(map(repr, CLUE_KINDS))}")
+        _check_lines(rows, "rows")
+        _check_lines(cols, "cols")
+        if len(rows) > MAX_SIDE or len(cols) > MAX_SIDE or len(rows) * len(cols) > MAX_CELLS:
+            raise InvalidPuzzleError(f"{len(cols)}x{len(rows)} is over the size limit ({MAX_SIDE} a side, "
+                                     f"{MAX_CELLS:,} cells), as for files")
+        if not isinstance(title, str):
+            raise TypeError(f"from_clues(): title must be a string, not {type(title).__name__}")
+        if clues == COUNTS:
+            if colors is None:
+                widths = {len(c) for c in (*rows, *cols) if isinstance(c, Sequence)}
+                if widths != {2}:
+                    raise InvalidPuzzleError("count clues need their colours: colors=[...], one name per count")
+                colors = ["white", "black"]
+            palette = _palette_of(colors, background=False)
+            rows, cols = _count_tokens(rows, "row"), _count_tokens(cols, "column")
+        else:
+            palette = Palette.black_and_white() if colors is None else _palette_of(colors)
+        return cls(rows, cols, palette, Meta(title=title), clues).validate()
+
+    def __repr__(self) -> str:
+        """`Puzzle('Heart', 9x8, black and white)`: what it is, not every block."""
+        parts = [repr(self.meta.title)] if self.meta.title else []
+        parts.append(f"{self.width}x{self.height}")
+        names = [c.name for c in self.palette.colors]
+        if self.clue_kind == COUNTS:
+            parts.append(f"count clues, {len(names)} colours: {', '.join(names)}")
+        elif self.palette.is_black_and_white:
+            parts.append("black and white")
+        else:
+            parts.append(f"{len(names) - 1} colours: {', '.join(names[1:])}")
+        return f"Puzzle({', '.join(parts)})"
 
     @property
     def width(self) -> int:
@@ -281,6 +335,9 @@ class Puzzle:
 
     def is_solution(self, grid: Grid) -> bool:
         """True when `grid` satisfies every clue."""
+        if not isinstance(grid, Grid):
+            raise TypeError(f"is_solution() takes a Grid (a solution: nonocp.solve(puzzle).solution), not "
+                            f"{type(grid).__name__}")
         if grid.width != self.width or grid.height != self.height:
             return False
         if self.clue_kind == COUNTS:
@@ -288,16 +345,34 @@ class Puzzle:
         return clues_of(grid) == (self.rows, self.cols)
 
 
-def _palette_of(colors: Sequence[str | Color] | Mapping[str, str]) -> Palette:
-    """White background plus `colors` (names, Colors, or name -> #rrggbb), each with a one-letter symbol."""
+def _palette_of(colors: Sequence[str | Color] | Mapping[str, str], background: bool = True) -> Palette:
+    """White background (unless `background` is False: count clues have none) plus `colors` (names, Colors,
+    or name -> #rrggbb), each with a one-letter symbol."""
+    if isinstance(colors, Palette):
+        return colors
+    if isinstance(colors, (str, bytes)) or not isinstance(colors, (Sequence, Mapping)):
+        raise TypeError(f"colors must be a list of colour names or a mapping name -> '#rrggbb', not "
+                        f"{type(colors).__name__}")
     items: list[tuple[str, str | None] | Color] = []
     if isinstance(colors, Mapping):
         items = [(str(name), str(rgb)) for name, rgb in colors.items()]
     else:
         for c in colors:
-            items.append(c if isinstance(c, Color) else (str(c), None))
-    taken = {WHITE.symbol} | {c.symbol for c in items if isinstance(c, Color)}
-    out = [WHITE]
+            if not isinstance(c, (str, Color)):
+                raise TypeError(f"colors: {c!r} is neither a colour name nor a Color")
+            items.append(c if isinstance(c, Color) else (c, None))
+    if len(items) > MAX_COLORS:
+        raise InvalidPuzzleError(f"{len(items)} colours is over the limit of {MAX_COLORS}, as for files")
+    if not background:
+        if [c if isinstance(c, tuple) else (c.name, c.rgb) for c in items] in ([("white", None), ("black", None)],
+                                                                               [("white", "#ffffff"),
+                                                                                ("black", "#000000")]):
+            return Palette((WHITE, BLACK))  # written 0 and 1, as black and white
+        if len(items) < 2:
+            raise InvalidPuzzleError(f"count clues need two colours or more, not {len(items)}: with one, every "
+                                     "cell would have it and there would be nothing to solve")
+    taken = ({WHITE.symbol} if background else set()) | {c.symbol for c in items if isinstance(c, Color)}
+    out = [WHITE] if background else []
     for item in items:
         if isinstance(item, Color):
             out.append(item)
@@ -311,9 +386,38 @@ def _palette_of(colors: Sequence[str | Color] | Mapping[str, str]) -> Palette:
         if symbol is None:
             raise InvalidPuzzleError(f"too many colours ({len(items)}): no symbol left for {name!r}")
         taken.add(symbol)
-        out.append(BLACK if (name, rgb.lower()) == ("black", BLACK.rgb) and len(items) == 1 else
+        out.append(BLACK if (name, rgb.lower()) == ("black", BLACK.rgb) and len(items) == 1 and background else
                    Color(name, rgb.lower(), symbol))
+    if background and len(out) < 2:
+        raise InvalidPuzzleError("colors is empty: name at least one colour (or leave colors out: black and white)")
     return Palette(tuple(out))
+
+
+def _check_lines(lines: Any, kind: str) -> None:
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Sequence):
+        what = "None" if lines is None else type(lines).__name__
+        raise TypeError(f"from_clues(): {kind} must be a list of clues (one per line), not {what}")
+
+
+def _count_tokens(lines: Sequence[Any], what: str) -> list[Any]:
+    """Count clues with `"3*"` / `"3•"` / `"3"` tokens turned into Counts (other forms are left to Puzzle)."""
+    out = []
+    for i, clue in enumerate(lines, 1):
+        if isinstance(clue, Sequence) and not isinstance(clue, (str, bytes)):
+            out.append([_count_token(item, f"{what} {i}") if isinstance(item, str) else item for item in clue])
+        else:
+            out.append(clue)
+    return out
+
+
+def _count_token(token: str, where: str) -> Count:
+    text = token.strip()
+    together = text.endswith(ALL_IN_A_ROW_MARKS)
+    digits = text[:-1] if together else text
+    if not digits.isdigit() or len(digits) > 7:
+        raise InvalidPuzzleError(f"{where}: {token!r} is not a count (a number, with * or • when those cells are "
+                                 "all in a row)")
+    return Count(int(digits), together)
 
 
 def _as_clues(lines: Any, kind: str, palette: Palette) -> tuple[Clue, ...]:

@@ -13,15 +13,12 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from nonocp.core.errors import InvalidPuzzleError, ParseError
+from nonocp.core.limits import MAX_CELLS, MAX_COLORS, MAX_SIDE  # noqa: F401 - re-exported: readers use them here
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, min_length
 from nonocp.formats.files import MAX_FILE_BYTES, read_bytes  # noqa: F401 - re-exported: readers use them here
 
-# Limits: generous for real puzzles (the largest corpus puzzle is 512x512), small enough that a
-# hostile file cannot make us allocate gigabytes.
-MAX_SIDE = 10_000
-MAX_CELLS = 4_000_000
-MAX_COLORS = 256
+# Limits: nonocp.core.limits (Puzzle.from_clues applies the same ones).
 MAX_DIGITS = 6  # any number longer than this is over every limit above; refuse before int()
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")

@@ -98,12 +98,12 @@ def _step_request(body: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
     elif action == "remaining":
         params["limit"] = int(codec.number(body, "limit", 1000, 1, 100_000))
     elif action == "examine":
-        line = body.get("line")
-        size = {"row": puzzle.height, "column": puzzle.width}
-        if (not isinstance(line, list) or len(line) != 2 or line[0] not in size
-                or not isinstance(line[1], int) or isinstance(line[1], bool) or not 0 <= line[1] < size[line[0]]):
-            raise ApiError(400, "'line' must be [\"row\" or \"column\", 0-based index] inside the grid")
-        params["line"] = ("row" if line[0] == "row" else "col", line[1])
+        from nonocp.analysis.steps import parse_line
+
+        try:  # ["row", i] or ["column", i] (also "col"), as everywhere a line is named
+            params["line"] = parse_line(puzzle, body.get("line"))
+        except (TypeError, ValueError) as e:
+            raise ApiError(400, f"'line': {e}") from None
     return {"action": action, "state": state, "params": params}
 
 
