@@ -133,7 +133,7 @@ def _sat_solver_named(name: str) -> str | None:
         if canonical.startswith("_") or not isinstance(aliases, tuple):
             continue
         if wanted == canonical or wanted in aliases:
-            return canonical
+            return str(canonical)
     usual = [v for v in SatBackend.variants if v.startswith(wanted)] if len(wanted) >= 3 else []
     return usual[0] if usual else None
 

@@ -412,7 +412,8 @@ class CpsatBackend(Backend):
         # worth having. The child gets the budget
         # as a hard cap instead; CP-SAT does not survive a failed allocation, and its crash at the cap is
         # reported as the puzzle not fitting.
-        tick = None if options.progress is None else (lambda: options.progress({"solutions": len(found)}))
+        progress = options.progress
+        tick = None if progress is None else (lambda: progress({"solutions": len(found)}))
         try:
             finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options), options.cancel,
                                              tick)

@@ -15,12 +15,20 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from nonocp.core.grid import Grid
 
 if TYPE_CHECKING:
     from nonocp.engines.contract import SolveOptions
+
+
+class Sink(Protocol):
+    """Where a search appends what it finds: a Found, or a plain list (tests, searches that keep states)."""
+
+    def append(self, item: Any, /) -> None: ...
+
+    def __len__(self) -> int: ...
 
 
 class Found:
@@ -83,4 +91,4 @@ def digest(grid: Grid) -> bytes:
     return h.digest()
 
 
-__all__ = ["Found", "digest"]
+__all__ = ["Found", "Sink", "digest"]

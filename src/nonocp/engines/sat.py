@@ -354,7 +354,8 @@ class SatBackend(Backend):
 
         kill_at = None if deadline is None else deadline + HARD_STOP_GRACE
         # The child's hard cap: what the budget leaves it (its own estimate refuses first, with a message)
-        tick = None if options.progress is None else (lambda: options.progress({"solutions": len(found)}))
+        progress = options.progress
+        tick = None if progress is None else (lambda: progress({"solutions": len(found)}))
         try:
             finished, result = call_in_child(in_child, kill_at, on_message, memory.available(options), options.cancel,
                                              tick)

@@ -27,6 +27,7 @@ from typing import Any
 
 from nonocp.core.errors import OutOfTime
 from nonocp.engines.contract import BudgetMeter
+from nonocp.engines.found import Sink
 from nonocp.engines.native.core import Core
 from nonocp.engines.native.reference_cdcl import PAUSE, RESTART, SOLUTION
 
@@ -55,7 +56,7 @@ def luby(i: int) -> int:
 def cdcl_enumerate(
     core: Core,
     limit: int | None,
-    found: list[State],
+    found: Sink,
     progress: Callable[[dict[str, Any]], None] | None = None,
     minimize: bool = True,
     guide: bool = True,
@@ -90,6 +91,7 @@ def cdcl_enumerate(
 
     def report() -> None:
         nonlocal next_report
+        assert progress is not None
         counters = core.counters()
         progress({"nodes": counters["decisions"], "depth": counters["max_level"],
                   "conflicts": counters["conflicts"], "solutions": len(found)})

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nonocp.core.errors import OutOfTime
+from nonocp.engines.found import Sink
 from nonocp.engines.native.engine import Engine
 from nonocp.engines.native.trace import Backtrack, Contradiction, Guess, Observer, Residue, Solution
 
@@ -33,7 +34,7 @@ def enumerate_solutions(
     engine: Engine,
     root: State,
     limit: int | None,
-    found: list[State],
+    found: Sink,
     progress: Callable[[dict[str, Any]], None] | None = None,
     traced: int | None = None,
     residue: int = 0,
