@@ -31,6 +31,12 @@ What counts as a failure, by category:
   answer comes at most 1.5 s after the limit (the engine's own `seconds`; CP-SAT overshot by seconds).
 - XML attacks: billion laughs, external entities, parameter entities, external DTDs: refused (exit 2) in
   one line, nothing fetched.
+- api arguments: every public function of the Python API called with arguments hypothesis draws: only
+  TypeError, ValueError or nonocp's own errors, each with a message, never another exception or a hang.
+- long enumerations: `solve --all -t 75` on perm20 (20! solutions) and `-t 10` on puzzles with 10^8 to 10^26
+  solutions (5 and 3 s in the quick run), every engine, text and JSON, to standard output and to a file,
+  under a memory probe: the largest process peaks under 256 MiB, the command exits 3 on time and writes
+  what it found.
 
 Inputs come from ../shared/corpus (a sample of every folder, or every file in the full run) and the
 shipped puzzles/; the mutations are seeded, so a run is reproducible (`--seed`).
@@ -452,6 +458,126 @@ def enumerations(cat: Category, work: Path) -> None:
         ok = r is not None and r.returncode == 3 and doc.get("exhaustive") is False \
             and doc.get("stopped") == "timeout" and doc.get("status") == "multiple"
         cat.check(ok, f"--all --timeout 1 -b {engine}: exit {r and r.returncode} {r and r.stderr.strip()[:120]}")
+
+
+# --- the Python API fuzzed (hypothesis) -------------------------------------------------------------------
+
+
+def api_arguments(cat: Category, rng: random.Random, n: int) -> None:
+    """Every public function of `nonocp` called with arguments hypothesis draws (wrong types, odd values, real
+    puzzles and grids among them): the only exceptions allowed are TypeError, ValueError and nonocp's own
+    errors, each with a message; anything else (AttributeError, KeyError, IndexError, a hang) is a failure."""
+    from hypothesis import HealthCheck, given, seed, settings
+    from hypothesis import strategies as st
+
+    import nonocp
+
+    small = nonocp.Puzzle.from_clues([[1], [1]], [[1], [1]])
+    solved = nonocp.Grid(((1, 2), (0, 1)))
+    colour = nonocp.Puzzle.from_clues([[(1, "red"), (1, "blue")]], [[(1, "red")], [(1, "blue")]], ["red", "blue"])
+    junk = st.one_of(
+        st.none(), st.booleans(), st.integers(-3, 3), st.integers(), st.floats(allow_nan=True), st.text(max_size=8),
+        st.binary(max_size=8), st.lists(st.integers(-1, 3), max_size=4),
+        st.lists(st.lists(st.integers(-1, 3), max_size=3), max_size=3), st.lists(st.text(max_size=3), max_size=3),
+        st.dictionaries(st.tuples(st.integers(-1, 3), st.integers(-1, 3)), st.integers(-1, 3) | st.text(max_size=2),
+                        max_size=3),
+        st.sampled_from([small, colour, [small], str(PUZZLES / "heart.non"), object(), nonocp.Cancel(),
+                         ["#.", ".#"], ["?#", "??"], ("row", 0), ("column", 1), ("col", 9), "native", "sat:g4",
+                         "glucose", "json", "non", 0, 0.0, float("inf"), -1e9, 10**30]))
+    puzzles = st.sampled_from([small, colour]) | junk
+    keywords = ("backend", "max_solutions", "timeout", "time_limit", "fixed", "seed", "workers", "progress",
+                "cancel", "fmt", "max_steps", "engines", "grid", "marked", "probe", "encoding", "bogus")
+    calls = {
+        "solve": lambda a, k: nonocp.solve(a[0], *a[1:2], **k),
+        "solutions": lambda a, k: list(nonocp.solutions(a[0], *a[1:2], **k)),
+        "explain": lambda a, k: nonocp.explain(a[0], **k),
+        "rate": lambda a, k: nonocp.rate(*a[:2], **k),
+        "backbone": lambda a, k: nonocp.backbone(*a[:2], **k),
+        "check": lambda a, k: nonocp.check(*a[:2], **k),
+        "render_text": lambda a, k: nonocp.render_text(*a[:3], **k),
+        "loads": lambda a, k: nonocp.loads(*a[:2], **k),
+        "dumps": lambda a, k: nonocp.dumps(*a[:2], **k),
+        "from_clues": lambda a, k: nonocp.Puzzle.from_clues(*a[:3], **k),
+        "Puzzle": lambda a, k: nonocp.Puzzle(*a[:3], **k),
+        "Stepper.examine": lambda a, k: nonocp.Stepper(a[0]).examine(a[1] if len(a) > 1 else None),
+        "is_solution": lambda a, k: small.is_solution(a[0]),
+        "to_strings": lambda a, k: solved.to_strings(a[0]),
+    }
+    allowed = (TypeError, ValueError, nonocp.NonocpError)
+    seen: list[str] = []
+
+    @seed(rng.randrange(2**32))  # the campaign's --seed: reproducible
+    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(name=st.sampled_from(sorted(calls)), args=st.lists(puzzles, min_size=1, max_size=3),
+           kwargs=st.dictionaries(st.sampled_from(keywords), junk, max_size=3))
+    def probe(name, args, kwargs):
+        if name in ("solve", "solutions", "backbone", "check", "rate", "explain") and "timeout" not in kwargs:
+            kwargs = {**kwargs, "timeout": 5}  # a valid call may search: bounded, as a user would
+        what = f"{name}(*{args!r:.80}, **{kwargs!r:.80})"
+        try:
+            with deadline(30):
+                calls[name](args, kwargs)
+            ok = True
+        except Alarm:
+            ok = False
+            what += ": still running after 30 s"
+        except allowed as e:
+            ok = bool(str(e).strip())
+            if not ok:
+                what += f": {type(e).__name__} without a message"
+        except Exception as e:  # noqa: BLE001 - what the family looks for
+            ok = False
+            what += f": {type(e).__name__}: {str(e)[:100]}"
+        seen.append(name)
+        cat.check(ok, what)
+
+    probe()
+
+
+# --- long enumerations under a memory probe ------------------------------------------------------------
+
+# Peak memory any one process of `solve --all` may reach, whatever the enumeration runs into (issue 36,
+# item 5: it held every solution, 1,271 MiB on perm20 in 75 s).
+ENUMERATION_MEMORY = 256 * 1024 * 1024
+_PROBE = ("import resource, subprocess, sys, time; t = time.monotonic(); "
+          "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
+          "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, "
+          "round(time.monotonic() - t, 2), repr(r.stderr[-200:]))")
+
+
+def long_enumerations(cat: Category, work: Path, long: float, short: float) -> None:
+    """`solve --all -t S` on puzzles with astronomically many solutions (n x n permutation puzzles, black and
+    white and in colour), every engine and output form (text, JSON, `-o FILE`), each under a memory probe:
+    the peak of the largest process stays under ENUMERATION_MEMORY, the command ends with exit 3 within
+    the limit plus the hard stop's grace and start-up, and writes what it found. The issue's own command
+    (perm20, JSON to a file) runs `long` seconds on every engine, the others `short`."""
+    puzzles = {}
+    for n in (12, 20, 26):
+        path = work / f"perm{n}.non"
+        path.write_text(f"width {n}\nheight {n}\nrows\n" + "1\n" * n + "columns\n" + "1\n" * n)
+        puzzles[f"perm{n}"] = path
+    # two colours, each a permutation: (n!)^2 solutions
+    n = 12
+    colour = work / "perm12x2.non"
+    colour.write_text(f"width {n}\nheight {n}\ncolor a #d01c1f\ncolor b #2e8b57\nrows\n" + "1a,1b\n" * n
+                      + "columns\n" + "1a,1b\n" * n)
+    puzzles["perm12 two colours"] = colour
+    for label, path in puzzles.items():
+        for engine in ENGINES:
+            for form in (["-f", "text"], ["-f", "json"], ["-f", "json", "-o", str(work / "enumeration.json")]):
+                seconds = long if label == "perm20" and "-o" in form else short
+                args = ["solve", str(path), "--all", "-t", str(seconds), "-b", engine, *form]
+                try:
+                    out = subprocess.run([sys.executable, "-c", _PROBE, *NONOCP, *args], capture_output=True,
+                                         text=True, timeout=seconds * 3 + 120).stdout.split(maxsplit=3)
+                    code, peak, wall, err = int(out[0]), int(out[1]), float(out[2]), out[3]
+                except (subprocess.TimeoutExpired, ValueError, IndexError):
+                    cat.check(False, f"{label} {' '.join(args[2:])}: did not end")
+                    continue
+                written = "-o" not in form or (work / "enumeration.json").stat().st_size > 0
+                ok = code == 3 and peak < ENUMERATION_MEMORY and wall <= seconds + 5 and written
+                cat.check(ok, f"{label} {' '.join(args[2:])}: exit {code}, peak {peak >> 20} MiB, {wall} s, "
+                          f"{err.strip()[:100]}")
 
 
 def time_limits(cat: Category, work: Path) -> None:
@@ -940,6 +1066,10 @@ def main(argv: list[str] | None = None) -> int:
             server(cat, work, rng, 200 if full else 40)
         if (cat := want("cluster addresses")) is not None:
             cluster_addresses(cat, work, rng, 2000 if full else 300)
+        if (cat := want("api arguments")) is not None:
+            api_arguments(cat, rng, 3000 if full else 300)
+        if (cat := want("long enumerations")) is not None:
+            long_enumerations(cat, work, 75.0 if full else 5.0, 10.0 if full else 3.0)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     rows = ["| category | inputs tried | failures |", "|---|---:|---:|"]

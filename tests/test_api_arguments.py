@@ -114,10 +114,18 @@ def test_wrong_types_are_type_errors(call):
     (lambda: nonocp.Puzzle.from_clues([[1]], [[1]], clues="colours"), "choose 'runs' or 'counts'"),
     (lambda: nonocp.Stepper(small()).examine(("diagonal", 0)), "\"column\""),
     (lambda: nonocp.Stepper(small()).examine(("column", 5)), "columns are 0 to 1"),
-], ids=range(14))
+    (lambda: nonocp.render_text(small(), [[1, 5], [0, 1]]), "outside the puzzle's palette"),
+    (lambda: nonocp.Puzzle.from_clues([[1]], [[1]], ["red", "red"]), "named twice"),
+], ids=range(16))
 def test_wrong_values_are_value_errors_naming_what_is_accepted(call, needle):
     with pytest.raises(ValueError, match=needle):
         call()
+
+
+def test_any_seed_works_on_every_engine():
+    """CP-SAT's seed is 32 bits: a bigger one is mapped into it, as every other engine takes any seed."""
+    for engine in ("native", "sat", "cpsat", "auto"):
+        assert nonocp.solve(small(), engine, seed=2**40 + 3).status, engine
 
 
 def test_zero_means_no_limit_as_on_the_command_line():

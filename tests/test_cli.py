@@ -25,6 +25,7 @@ from nonocp.core.palette import WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Meta, Puzzle, clues_of
 from nonocp.core.result import SolveResult, Status, status_of
 from nonocp.engines import Backend, SolveOptions
+from nonocp.engines.found import Found
 from nonocp.formats import dumps, loads
 from oracle import brute_force
 
@@ -49,10 +50,13 @@ class BruteBackend(Backend):
         start = time.perf_counter()
         every = brute_force(puzzle)
         limit = options.max_solutions
-        found = every if limit is None else every[:limit]
+        found = Found.of(options)  # streamed and kept as the contract says
+        for grid in every if limit is None else every[:limit]:
+            found.add(grid)
         exhausted = len(found) == len(every) and (limit is None or len(every) < limit)
         status = status_of(len(found), exhausted, limit)
-        return SolveResult(status, tuple(found), exhausted, self.name, time.perf_counter() - start, {"nodes": 7})
+        return SolveResult(status, found.grids(), exhausted, self.name, time.perf_counter() - start, {"nodes": 7},
+                           found=len(found))
 
 
 class SlowBackend(BruteBackend):
@@ -62,7 +66,10 @@ class SlowBackend(BruteBackend):
 
     def solve(self, puzzle, options):
         SEEN.append(options)
-        return SolveResult(Status.TIMEOUT, tuple(brute_force(puzzle, 1)), False, self.name, 1.0)
+        found = Found.of(options)
+        for grid in brute_force(puzzle, 1):
+            found.add(grid)
+        return SolveResult(Status.TIMEOUT, found.grids(), False, self.name, 1.0, found=len(found))
 
 
 class CrashBackend(BruteBackend):

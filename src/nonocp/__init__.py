@@ -402,12 +402,17 @@ def render_text(puzzle: Puzzle, grid: Any = None, marked: Any = None) -> str:
     puzzle = puzzle_arg(puzzle, "render_text")
     if grid is not None:
         grid = grid_arg(grid, "render_text", puzzle)
-        if (grid.width, grid.height) != (puzzle.width, puzzle.height):
+        if grid.height != puzzle.height or any(len(row) != puzzle.width for row in grid.cells):
             raise ValueError(f"render_text(): the grid is {grid.width}x{grid.height} but the puzzle "
                              f"{puzzle.width}x{puzzle.height}")
+        ncol = len(puzzle.palette)
+        if any(not 0 <= v < ncol for row in grid.cells for v in row):
+            raise ValueError(f"render_text(): the grid has a colour outside the puzzle's palette (0 to {ncol - 1})")
     if marked is not None:
+        if isinstance(marked, (str, bytes)) or not isinstance(marked, Iterable):
+            raise TypeError("render_text(): marked is a list of (row, col) cells")
         marked = list(marked)
-        if not all(isinstance(m, tuple) and len(m) == 2 for m in marked):
+        if not all(isinstance(m, tuple) and len(m) == 2 and all(isinstance(v, int) for v in m) for m in marked):
             raise TypeError("render_text(): marked is a list of (row, col) cells")
     return _render_text(puzzle, grid, marked)
 

@@ -24,7 +24,7 @@ when the puzzle has few solutions). Two exact methods must give the same masks (
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from nonocp.core.errors import NonocpError
@@ -263,11 +263,18 @@ def _cpu_seconds() -> float:
 
 def backbone_from_solutions(puzzle: Puzzle, solutions: list[Grid] | tuple[Grid, ...], status: str) -> Backbone:
     """The backbone of a complete list of solutions (from an exhaustive enumeration): exact by definition."""
-    w, h, n = puzzle.width, puzzle.height, len(puzzle.palette)
+    w, h = puzzle.width, puzzle.height
     possible = [0] * (w * h)
     for g in solutions:
         _absorb(possible, g, w)
-    return Backbone(w, h, n, status, tuple(possible), (0,) * (w * h))
+    return backbone_from_union(puzzle, possible, status)
+
+
+def backbone_from_union(puzzle: Puzzle, possible: Sequence[int], status: str) -> Backbone:
+    """The exact backbone from the union of every solution's colours per cell (row-major bit masks, as an
+    enumeration streaming its solutions gathers them)."""
+    w, h = puzzle.width, puzzle.height
+    return Backbone(w, h, len(puzzle.palette), status, tuple(possible), (0,) * (w * h))
 
 
 def compare_backbones(a: Backbone, b: Backbone) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:

@@ -20,6 +20,7 @@ EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
 EXIT_DISAGREE = 4
 EXIT_INTERRUPTED = 130
+EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE, as a shell reports a program that wrote to a pipe its reader closed
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -42,6 +43,11 @@ def guarded() -> Iterator[None]:
         fail(str(e))
     except OutOfTime as e:
         fail(str(e) or "the time limit ran out", EXIT_TIMEOUT)
+    except BrokenPipeError:
+        # The reader of the output went away (`nonocp solve --all | head`): the search stopped when the write
+        # failed; nothing more is written, to anyone, and the exit status is a shell's for a closed pipe.
+        _silence_stdout()
+        raise typer.Exit(EXIT_PIPE_CLOSED) from None
     except (OSError, UnicodeError) as e:
         name = getattr(e, "filename", None)
         reason = getattr(e, "strerror", None) or str(e)
@@ -53,6 +59,16 @@ def guarded() -> Iterator[None]:
     except KeyboardInterrupt:
         print("nonocp: interrupted", file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _silence_stdout() -> None:
+    """Standard output to /dev/null, so that flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def load_puzzles(path: str, fmt: str | None = None):

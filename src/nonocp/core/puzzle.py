@@ -361,6 +361,10 @@ def _palette_of(colors: Sequence[str | Color] | Mapping[str, str], background: b
             if not isinstance(c, (str, Color)):
                 raise TypeError(f"colors: {c!r} is neither a colour name nor a Color")
             items.append(c if isinstance(c, Color) else (c, None))
+    names = [c.name if isinstance(c, Color) else c[0] for c in items]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise InvalidPuzzleError(f"colour {twice!r} is named twice; each colour needs its own name")
     if len(items) > MAX_COLORS:
         raise InvalidPuzzleError(f"{len(items)} colours is over the limit of {MAX_COLORS}, as for files")
     if not background:

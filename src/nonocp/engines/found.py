@@ -13,7 +13,6 @@ searches on the same puzzle): it remembers a 16-byte digest per solution, not th
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -84,6 +83,8 @@ class Found:
 
 def digest(grid: Grid) -> bytes:
     """16 bytes that tell grids apart (for `distinct`)."""
+    import hashlib  # here: OpenSSL's start-up is a visible part of `nonocp solve`'s, which rarely needs this
+
     h = hashlib.blake2b(digest_size=16)
     for row in grid.cells:
         h.update(bytes(v & 0xFF for v in row) if max(row, default=0) < 256 else repr(row).encode())

@@ -36,6 +36,7 @@ from nonocp.cli.common import (
     say_unkept_text,
     stdout_is_terminal,
 )
+from nonocp.cli.enumeration import PuzzleStream, SolutionUnion, Writer, with_first
 from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
 from nonocp.cli.options import (
     AllOpt,
@@ -87,8 +88,8 @@ def result_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
         "status": str(result.status),
         "exhaustive": result.exhausted,
         "stopped": result.stop,
-        # an exhausted search listed every solution: their number is the puzzle's exact count
-        "count": len(result.solutions) if result.exhausted else None,
+        # an exhausted search found every solution: their number is the puzzle's exact count
+        "count": result.found if result.exhausted else None,
         "solutions": [g.to_strings(puzzle.palette) for g in result.solutions],
         "seconds": round(result.seconds, 4),
         "stats": result.stats,
@@ -132,7 +133,7 @@ def engine_label(result: SolveResult) -> str:
 def summary(puzzle: Puzzle, result: SolveResult, where: str = "") -> str:
     """One line saying which puzzle, its verdict, the engine that decided and the time."""
     name = one_line(puzzle.title) or "untitled"
-    n = len(result.solutions)
+    n = result.found if result.found is not None else len(result.solutions)
     several = f"several solutions ({n} shown)" if result.complete else \
         f"several solutions, at least {n} (time limit reached before the enumeration finished)"
     verdict = {
@@ -212,16 +213,20 @@ def picture(puzzle: Puzzle, result: SolveResult, fmt: str, bb: Backbone | None =
 # --- --backbone -------------------------------------------------------------------------------------
 
 
-def backbone_of(puzzle: Puzzle, backend: str, result: SolveResult, timeout: float | None, seed: int | None) -> Backbone:
+def backbone_of(puzzle: Puzzle, backend: str, result: SolveResult, timeout: float | None, seed: int | None,
+                union: SolutionUnion | None = None) -> Backbone:
     """The puzzle's backbone by the same engine, within what is left of the puzzle's time limit.
 
-    A search that was exhausted has listed every solution already (unique, none, or `--all`): their union
-    is the exact backbone and no query is needed. Otherwise nonocp.analysis.backbone asks the engine cell by cell.
-    `--timeout` is per puzzle, so the backbone gets what the plain solve left of it.
+    A search that was exhausted has found every solution already (unique, none, or `--all`): their union
+    is the exact backbone and no query is needed (`union`: gathered as an enumeration streamed them).
+    Otherwise nonocp.analysis.backbone asks the engine cell by cell. `--timeout` is per puzzle, so the
+    backbone gets what the plain solve left of it.
     """
-    from nonocp.analysis.backbone import backbone_from_solutions, find_backbone
+    from nonocp.analysis.backbone import backbone_from_solutions, backbone_from_union, find_backbone
 
     if result.exhausted:
+        if union is not None:
+            return backbone_from_union(puzzle, union.possible, str(result.status))
         return backbone_from_solutions(puzzle, result.solutions, str(result.status))
     left = None if timeout is None else max(0.0, timeout - result.seconds)
     return find_backbone(puzzle, backend, time_limit=left, seed=seed)
@@ -357,7 +362,9 @@ def solve_command(
         painted = fmt == "text" and output is None and wants_color(color)
         screen = console(color) if painted else None
 
-        collected: list[str] = []  # what --output (or a `non` bundle) receives, written once at the end
+        # `--all` and `-n N`: every solution written as it is found, none held (nonocp.cli.enumeration)
+        enumerating = all_solutions or max_solutions is not None
+        writer = Writer(output, outputs, streaming=enumerating and fmt in ("text", "json"))
         solved: list[Puzzle] = []
         pictures = 0
         several = len(paths) > 1
@@ -366,7 +373,7 @@ def solve_command(
                 codes.append(report_error(item))
                 if fmt == "json":
                     error = {"file": item.name, "index": 0, "error": item.error}
-                    emit(json_safe(json.dumps(error, ensure_ascii=False)) + "\n", output, collected)
+                    writer.emit(json_safe(json.dumps(error, ensure_ascii=False)) + "\n")
                 continue
             if fmt in PICTURES and output is None and len(item.puzzles) > 1:
                 fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one file per puzzle)")
@@ -377,21 +384,37 @@ def solve_command(
                 if proof is not None:
                     for certificate in proof_files(proof, p.fingerprint()):
                         outputs.claim(certificate, "--proof")
-                result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers, **extra)
-                bb = backbone_of(p, backend, result, timeout, seed) if backbone else None
+                stream = union = None
+                streaming: dict[str, Any] = {}
+                if enumerating:
+                    union = SolutionUnion(p) if backbone else None
+                    head = {"file": item.name, "index": i, "puzzle": puzzle_json(p)}
+                    stream = PuzzleStream(p, fmt, writer, head, screen, union, drawing)
+                    streaming = {"on_solution": stream.add, "keep": 0}
+                result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers,
+                               **streaming, **extra)
+                if stream is not None:
+                    result = with_first(result, stream)
+                bb = backbone_of(p, backend, result, timeout, seed, union) if backbone else None
                 status = exit_status(result) if bb is None else backbone_status(result, bb)
                 if fmt == "json":
                     doc = {"file": item.name, "index": i, **result_json(p, result)}
                     if bb is not None:
                         doc["backbone"] = bb.to_json(p)
-                    emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n", output, collected)
+                    if stream is not None:  # the solutions are written already: the rest of the object
+                        stream.finish_json({k: v for k, v in doc.items()
+                                            if k not in ("file", "index", "puzzle", "solutions")})
+                    else:
+                        writer.emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n")
                 elif fmt == "text":
-                    if screen is not None:
+                    if stream is not None:
+                        finish_text(writer, screen, p, result, where, bb, drawing)
+                    elif screen is not None:
                         print_rich_report(screen, p, result, where, bb, drawing)
                     else:
-                        emit(text_report(p, result, where, bb, drawing), output, collected)
+                        writer.emit(text_report(p, result, where, bb, drawing))
                     if proof is not None:
-                        emit(proof_note(result, proof) + "\n", output, collected)
+                        writer.emit(proof_note(result, proof) + "\n")
                 elif fmt == "non":
                     solved.append(with_solution(p, result))
                 else:
@@ -410,19 +433,33 @@ def solve_command(
         if fmt == "non" and solved:
             from nonocp.formats import dumps
 
-            emit(dumps(solved[0] if len(solved) == 1 else solved, "non"), output, collected)
+            writer.emit(dumps(solved[0] if len(solved) == 1 else solved, "non"))
             say_unkept_text(solved, "non", output or "<stdout>")
-        if output is not None and fmt not in PICTURES and (collected or EXIT_BAD_INPUT not in codes):
-            outputs.write(output, "".join(collected))
+        if fmt not in PICTURES:
+            writer.close(write_collected=bool(writer.collected) or EXIT_BAD_INPUT not in codes)
     raise typer.Exit(most_serious(codes))
 
 
-def emit(text: str, output: str | None, collected: list[str]) -> None:
-    """Print now (stdout) or keep for the one atomic write at the end (--output)."""
-    if output is None:
-        typer.echo(text, nl=False)
+def finish_text(writer: Writer, screen: Any, puzzle: Puzzle, result: SolveResult, where: str,
+                bb: Backbone | None, deadline: Deadline | None = None) -> None:
+    """After an enumeration's solutions (written as they came): the summary, and the backbone when asked."""
+    from nonocp.render import render_rich, render_text
+
+    lines = [summary(puzzle, result, where)]
+    if bb is not None:
+        lines.append(backbone_summary(bb))
+    if screen is not None:
+        for line in lines:
+            screen.print(line, markup=False)
     else:
-        collected.append(text)
+        writer.emit("".join(line + "\n" for line in lines))
+    if bb is not None:
+        grid, marked = backbone_view(bb)
+        if grid is not None:
+            if screen is not None:
+                screen.print(render_rich(puzzle, grid, marked, deadline=deadline), end="")
+            else:
+                writer.emit(render_text(puzzle, grid, marked, deadline=deadline))
 
 
 def register(app: typer.Typer) -> None:
