@@ -37,6 +37,19 @@ What counts as a failure, by category:
   solutions (5 and 3 s in the quick run), every engine, text and JSON, to standard output and to a file,
   under a memory probe: the largest process peaks under 256 MiB, the command exits 3 on time and writes
   what it found.
+- output policy: every writer pointed at its own input (the same path, another spelling, a symbolic or
+  hard link, a link to its folder, a puzzle found by scanning a folder, standard input read from the
+  file), with and without --force; two outputs on one path; read-only outputs: a one-line refusal and
+  the input unchanged byte for byte and mode for mode; a read-only output replaced only with --force.
+- hostile pictures: generated PNG/GIF/JPEG that are small files and big decoded (up to 50 million
+  pixels), thin, RGBA over the decoded budget, many frames, truncated, lying headers, through `design` in a
+  process of its own: exit 0 or 2 in one line, no traceback, peak resident size under 256 MiB.
+- server: a running `serve`: generated requests from other origins (403, no worker started), bodies of
+  other types (415), floods of 50 hostile requests (every request answered, /api/info answered
+  throughout, no worker left, no traceback in the log).
+- cluster addresses: generated `--cluster` addresses (ClusterError or well formed, never another
+  exception; a sample through the real command: one line, exit 2), endpoints that are not Dask
+  schedulers, local:N over the cap.
 
 Inputs come from ../shared/corpus (a sample of every folder, or every file in the full run) and the
 shipped puzzles/; the mutations are seeded, so a run is reproducible (`--seed`).
@@ -681,7 +694,8 @@ def output_policy(cat: Category, work: Path, rng: random.Random, n: int) -> None
         mode = rng.choice((0o644, 0o444))
         inp.chmod(mode)
         writer = rng.choice(sorted(OUTPUT_WRITERS))
-        kind = rng.choice(kinds if writer.split()[0] in ("solve", "show", "bench") else kinds[:5])
+        kind = rng.choice(kinds[:6] if writer.startswith("bench") else
+                          kinds if writer.split()[0] in ("solve", "show") else kinds[:5])
         force = rng.random() < 0.5
         given, out = str(inp), str(inp)
         if kind == "relative path":
