@@ -55,7 +55,7 @@ def test_unknown_keywords_are_refused_with_the_accepted_names():
                                         r"unexpected keyword argument 'bogus'.*max_solutions.*timeout"):
         nonocp.solve(small(), bogus=1)
     # a misspelling gets a suggestion, and the engine's own options are listed
-    with pytest.raises(TypeError, match=r"'timout' \(did you mean timeout\?\).*native engine's options: probe"):
+    with pytest.raises(TypeError, match=r"'timout' \(did you mean timeout\?\).*native engine's settings: probe"):
         nonocp.solve(small(), "native", timout=1)
     with pytest.raises(TypeError, match="unexpected keyword argument 'encoding'"):
         nonocp.solve(small(), "native", encoding="blocks")  # a sat option, not native's

@@ -24,9 +24,10 @@ def permutations(n: int) -> nonocp.Puzzle:
 
 
 def pigeonhole() -> tuple[nonocp.Puzzle, dict[tuple[int, int], int]]:
-    """(puzzle, fixed) with no solution that every engine takes long to prove (seconds to minutes: 13 rows must
-    put their one black cell in 12 columns), finding nothing on the way: a long search holding nothing."""
-    n, k = 24, 12
+    """(puzzle, fixed) with no solution that every engine takes long to prove (over 40 s for sat and cpsat: 15
+    rows must put their one black cell in 14 columns), finding nothing on the way: a long search holding
+    nothing."""
+    n, k = 28, 14
     return permutations(n), {(r, c): 0 for r in range(k + 1) for c in range(k, n)}
 
 

@@ -117,7 +117,7 @@ def solve(
     index, a name or a symbol, or a set of them), rows of symbols with `?` for open cells, or a Grid.
     `progress(info)` is called about twice a second while the engine searches (`info["seconds"]`,
     `info["solutions"]` and the engine's counters). `cancel` (a nonocp.Cancel) stops the search from another
-    thread. Other keywords are the engine's options (as `nonocp solve --option`), e.g. `encoding="blocks"`
+    thread. Other keywords are the engine's settings (as `nonocp solve --option`), e.g. `encoding="blocks"`
     for sat; an unknown keyword is a TypeError naming the accepted ones.
 
     The result's `status` is `unique`, `multiple`, `none`, `solved` (one found, uniqueness not asked) or

@@ -144,18 +144,18 @@ def engine_settings(backend: str, settings: Mapping[str, Any], function: str,
     from nonocp.engines import backend_class
 
     cls = backend_class(backend)
-    declared = cls.options.names()
+    declared = cls.settings.names()
     for key in settings:
         if key not in declared and key not in PROGRAM_SETTINGS:
             words = [*accepted, *declared]
             guess = difflib.get_close_matches(key, [*words, *PROGRAM_SETTINGS], 1)
             hint = f" (did you mean {guess[0]}?)" if guess else ""
-            own = f"; the {backend} engine's options: {', '.join(declared)}" if declared else \
-                f"; the {backend} engine has no options"
+            own = f"; the {backend} engine's settings: {', '.join(declared)}" if declared else \
+                f"; the {backend} engine has no settings"
             raise TypeError(f"{function}() got an unexpected keyword argument {key!r}{hint}. It takes "
                             f"{', '.join(accepted)}{own}")
     try:
-        cls.options.check(settings, cls.name)
+        cls.settings.check(settings, cls.name)
     except NonocpError as e:
         raise ValueError(f"{function}(): {e}") from None
     return dict(settings)
