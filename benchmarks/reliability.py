@@ -569,11 +569,11 @@ def long_enumerations(cat: Category, work: Path, long: float, short: float) -> N
         path = work / f"perm{n}.non"
         path.write_text(f"width {n}\nheight {n}\nrows\n" + "1\n" * n + "columns\n" + "1\n" * n)
         puzzles[f"perm{n}"] = path
-    # two colours, each a permutation: (n!)^2 solutions
+    # two colours, each a permutation (a in the top half, b in the bottom): (n!)^2 solutions
     n = 12
     colour = work / "perm12x2.non"
-    colour.write_text(f"width {n}\nheight {n}\ncolor a #d01c1f\ncolor b #2e8b57\nrows\n" + "1a,1b\n" * n
-                      + "columns\n" + "1a,1b\n" * n)
+    colour.write_text(f"width {n}\nheight {2 * n}\ncolor a #d01c1f\ncolor b #2e8b57\nrows\n" + "1a\n" * n
+                      + "1b\n" * n + "columns\n" + "1a,1b\n" * n)
     puzzles["perm12 two colours"] = colour
     for label, path in puzzles.items():
         for engine in ENGINES:
