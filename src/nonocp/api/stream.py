@@ -40,6 +40,8 @@ class _Search:
         """Hand `value` to the reader, waiting while the queue is full. Once the stream is cancelled nobody
         waits for grids: they are dropped, and the end of the search (_DONE, _ERROR) makes room for itself."""
         final = kind in (_DONE, _ERROR)
+        if not final and self.cancel.cancelled:
+            return  # nobody reads it: the search hears of the cancel at its next check, within milliseconds
         while True:
             try:
                 self.queue.put((kind, value), timeout=0.05)
@@ -138,15 +140,23 @@ class Solutions:
         search = self._search
         search.cancel.cancel()
         if self._thread is not None:
-            self._thread.join()  # the search stops within a fraction of a second, its end always queued
-            while True:
-                try:
-                    kind, value = search.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if kind == _DONE:
-                    self.result = value
+            # what is queued is dropped (which also frees a search waiting for room); the search stops within
+            # milliseconds and its end is always queued
+            while self._thread.is_alive():
+                self._drain()
+                self._thread.join(0.01)
+            self._drain()
         self._done = True
+
+    def _drain(self) -> None:
+        """Drop what is queued, keeping the search's result."""
+        while True:
+            try:
+                kind, value = self._search.queue.get_nowait()
+            except queue.Empty:
+                return
+            if kind == _DONE:
+                self.result = value
 
     def __enter__(self) -> Solutions:
         return self
