@@ -155,14 +155,18 @@ class PuzzleCnf:
 
 
 def cell_options(
-    puzzle: Puzzle, domains: Domains | None = None, fixed: Mapping[tuple[int, int], int] | None = None
+    puzzle: Puzzle, domains: Domains | None = None, fixed: Mapping[tuple[int, int], int] | None = None,
+    deadline: float | None = None,
 ) -> list[list[int]]:
     """Per cell, the colours it may take: background plus colours of both its clues, within the bit masks
-    of `domains` (a partial grid) and `fixed` ({(row, col): mask}, SolveOptions.fixed)."""
+    of `domains` (a partial grid) and `fixed` ({(row, col): mask}, SolveOptions.fixed). OutOfTime when
+    `deadline` passes (a row at a time: 4 million cells take seconds)."""
     row_colours = [{b.color for b in clue} for clue in puzzle.rows]
     col_colours = [{b.color for b in clue} for clue in puzzle.cols]
     out = []
     for r in range(puzzle.height):
+        if deadline is not None and time.monotonic() >= deadline:
+            raise OutOfTime
         for c in range(puzzle.width):
             opts = [0, *sorted(row_colours[r] & col_colours[c])]
             if domains is not None:
@@ -182,18 +186,21 @@ def encode_puzzle(
     fixed: Mapping[tuple[int, int], int] | None = None,
     check: Callable[[CnfSize], None] | None = None,
     deadline: float | None = None,
+    bound: Callable[[CnfSize], None] | None = None,
 ) -> PuzzleCnf:
     """The CNF of `puzzle`, optionally restricted to the colours `domains` and `fixed` allow per cell.
     `check(size)` is called with the formula's size (an upper bound: clauses satisfied by fixed cells are
-    counted) before any clause is written; whatever it raises propagates. OutOfTime when
-    `deadline` (a time.monotonic() value) passes first."""
+    counted) before any clause is written; whatever it raises propagates. `bound(size)` hears the size so
+    far while the line templates are built (the final size is at least that), so that a formula too big
+    to hold is refused before all of it is built (a 2000x2000 grid's templates alone take gigabytes).
+    OutOfTime when `deadline` (a time.monotonic() value) passes first."""
     # Millions of small objects make the cyclic garbage collector rescan the growing heap again and again,
     # many times the encoding's own work (benchmarks/results/sat.md, "Building the CNF"); none of them can
     # form a cycle.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _encode(puzzle, encoding, domains, fixed, check, deadline)
+        return _encode(puzzle, encoding, domains, fixed, check, deadline, bound)
     finally:
         if was_enabled:
             gc.enable()
@@ -209,15 +216,17 @@ def cnf_size(
     domains: Domains | None = None,
     fixed: Mapping[tuple[int, int], int] | None = None,
     deadline: float | None = None,
+    bound: Callable[[CnfSize], None] | None = None,
 ) -> CnfSize:
     """The size encode_puzzle's formula would have, without writing it (the line templates it builds are
-    cached, so a following encode_puzzle reuses them). OutOfTime when `deadline` passes."""
+    cached, so a following encode_puzzle reuses them). OutOfTime when `deadline` passes; `bound` as in
+    encode_puzzle."""
 
     def stop(size: CnfSize) -> None:
         raise _Sized(size)
 
     try:
-        encode_puzzle(puzzle, encoding, domains, fixed, check=stop, deadline=deadline)
+        encode_puzzle(puzzle, encoding, domains, fixed, check=stop, deadline=deadline, bound=bound)
     except _Sized as sized:
         return sized.args[0]
     raise AssertionError("encode_puzzle did not report the size")  # pragma: no cover - check always runs
@@ -227,6 +236,7 @@ def _encode(
     puzzle: Puzzle, encoding: str, domains: Domains | None, fixed: Mapping[tuple[int, int], int] | None,
     check: Callable[[CnfSize], None] | None = None,
     deadline: float | None = None,
+    bound: Callable[[CnfSize], None] | None = None,
 ) -> PuzzleCnf:
     try:
         template_fns = ENCODINGS[encoding]
@@ -239,7 +249,9 @@ def _encode(
     next_var = TRUE + 1
     cell_literals: list[list[int]] = []
     constant = []  # per cell: True when the cell's colour is decided (no variable)
-    for opts in cell_options(puzzle, domains, fixed):
+    for opts in cell_options(puzzle, domains, fixed, deadline):
+        if not len(cell_literals) & 0xFFFF and deadline is not None and time.monotonic() >= deadline:
+            raise OutOfTime
         lits = [-TRUE] * ncolors
         if not opts:
             clauses.append([-TRUE])  # a cell with no colour left: the puzzle has no solution
@@ -266,6 +278,7 @@ def _encode(
     # Every template first (cached per clue and length), so that the size is known before any clause is
     # written; then the clauses.
     work: list[tuple[list[int], list[LineTemplate], bool]] = []
+    aux = n_clauses = n_literals = 0  # the templates' sizes so far
     for clue, cells in lines:
         if deadline is not None and time.monotonic() >= deadline:
             raise OutOfTime
@@ -274,12 +287,14 @@ def _encode(
             if -1 in decided or line_clue(decided) != clue:
                 clauses.append([-TRUE])
             continue
-        work.append((cells, [fn(clue, len(cells)) for fn in template_fns], any(constant[i] for i in cells)))
+        templates = [fn(clue, len(cells)) for fn in template_fns]
+        work.append((cells, templates, any(constant[i] for i in cells)))
+        for t in templates:
+            aux, n_clauses, n_literals = aux + t.n_aux, n_clauses + t.n_clauses, n_literals + t.n_literals
+        if bound is not None:
+            bound(CnfSize(next_var - 1 + aux, len(clauses) + n_clauses, clauses.n_literals + n_literals))
     if check is not None:
-        templates = [t for _, ts, _ in work for t in ts]
-        check(CnfSize(next_var - 1 + sum(t.n_aux for t in templates),
-                      len(clauses) + sum(t.n_clauses for t in templates),
-                      clauses.n_literals + sum(t.n_literals for t in templates)))
+        check(CnfSize(next_var - 1 + aux, len(clauses) + n_clauses, clauses.n_literals + n_literals))
     for cells, templates, has_constant in work:
         if deadline is not None and time.monotonic() >= deadline:
             raise OutOfTime

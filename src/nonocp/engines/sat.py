@@ -192,13 +192,34 @@ class SatBackend(Backend):
              deadline: float | None = None) -> tuple[str, int]:
         """(the solver this solve will use, the bytes it needs) within the memory budget, or OverBudget.
         `size`: the formula's, when known (else measured without writing it: encode.cnf.cnf_size, which
-        raises OutOfTime when `deadline` passes). Count-and-contiguity puzzles are not sized (their
-        own encoding, in clauses per colour and line: small beside the run clues' templates)."""
+        raises OutOfTime when `deadline` passes, and OverBudget as soon as the part sized is too big).
+        Count-and-contiguity puzzles are not sized (their own encoding, in clauses per colour and line:
+        small beside the run clues' templates)."""
         if puzzle.has_counts:
             return self.solver_name, 0
         if size is None:
-            size = cnf_size(puzzle, self._choices(options).encoding, fixed=options.fixed, deadline=deadline)
+            size = cnf_size(puzzle, self._choices(options).encoding, fixed=options.fixed, deadline=deadline,
+                            bound=self.budget_bound(puzzle, options))
         allowed = memory.available(options)
+        name, need = self._fit(puzzle, options, size, allowed)
+        if name is None:
+            raise self._refusal(options, size, need, allowed)
+        return name, need
+
+    def budget_bound(self, puzzle: Puzzle, options: SolveOptions) -> Callable[[CnfSize], None]:
+        """encode_puzzle's `bound`: OverBudget once the formula sized so far fits no solver it may use (the
+        memory left is read once, at the start: a line at a time it would cost more than the line)."""
+        allowed = memory.available(options)
+
+        def bound(partial: CnfSize) -> None:
+            name, need = self._fit(puzzle, options, partial, allowed)
+            if name is None:
+                raise self._refusal(options, partial, need, allowed, at_least=True)
+        return bound
+
+    def _fit(self, puzzle: Puzzle, options: SolveOptions, size: CnfSize, allowed: int) -> tuple[str | None, int]:
+        """(the solver a formula of `size` fits in `allowed` bytes, its bytes), or (None, the bytes the named
+        solver would need)."""
         cells = puzzle.width * puzzle.height
         limit = _solutions_wanted(options.max_solutions)
 
@@ -212,9 +233,14 @@ class SatBackend(Backend):
             return self.solver_name, need(self.solver_name)
         if not self.solver_chosen and need(MEMORY_FALLBACK) <= allowed:
             return MEMORY_FALLBACK, need(MEMORY_FALLBACK)
-        what = f"the CNF ({size.clauses / 1e6:.1f} million clauses) in {self.solver_name}"
+        return None, need(self.solver_name)
+
+    def _refusal(self, options: SolveOptions, size: CnfSize, need: int, allowed: int,
+                 at_least: bool = False) -> memory.OverBudget:
+        more = "at least " if at_least else ""
+        what = f"the CNF ({more}{size.clauses / 1e6:.1f} million clauses) in {self.solver_name}"
         advice = "the auto engine narrows the puzzle by line logic first" if options.fixed is None else ""
-        raise memory.refuse("sat", what, need(self.solver_name), allowed, options, advice)
+        return memory.refuse("sat", what, need, allowed, options, advice)
 
     def memory_need(self, puzzle: Puzzle, options: SolveOptions) -> int | None:
         """The bytes of the solver `plan` picks (OverBudget when none fits; OutOfTime past the time limit)."""
@@ -280,7 +306,8 @@ class SatBackend(Backend):
             if puzzle.has_counts:  # count-and-contiguity clues: their own encoding, with pysat's cardinality
                 cnf = encode_counts(puzzle, pysat_cardinality, fixed=options.fixed)
             else:
-                cnf = encode_puzzle(puzzle, choices.encoding, fixed=options.fixed, check=check, deadline=deadline)
+                cnf = encode_puzzle(puzzle, choices.encoding, fixed=options.fixed, check=check, deadline=deadline,
+                                     bound=self.budget_bound(puzzle, options))
         except OutOfTime:
             limit = _solutions_wanted(options.max_solutions)
             return SolveResult(status_of(0, False, limit, True), (), False, f"{self.name}:{self.solver_name}",

@@ -17,9 +17,9 @@ How (the same code serves black-and-white and colour; black-and-white is simply 
 * Forward pass over the blocks gives, for block j, the starts reachable from the left (`S_j`) and the
   gap positions before it; the same pass on the reversed line gives what is reachable from the right.
   A start is valid when it is reachable from both sides; a cell may be background when it lies in some
-  gap that both sides can reach. Reversing all the per-block sets costs one string reversal of one
-  packed integer (the sets are laid side by side with a stride, so reversing the packed integer also
-  reverses the block order, which is exactly the mirror mapping).
+  gap that both sides can reach. On short lines, reversing all the per-block sets costs one reversal of
+  one packed integer (the sets are laid side by side with a stride, so reversing the packed integer also
+  reverses the block order, which is exactly the mirror mapping); on long ones each set is reversed alone.
 
 Cost: O(k) big-int operations for k blocks (each O(n / 64) machine words), i.e. O(n * k) in the worst
 case and much less in practice. Checked against brute force in tests/test_line_solver.py.
@@ -47,6 +47,27 @@ def _reverse(x: int, width: int) -> int:
     """
     nb = (width + 7) >> 3
     return int.from_bytes(x.to_bytes(nb, "little").translate(_BYTE_REVERSED), "big") >> ((nb << 3) - width)
+
+
+# Up to this many bits in all (cells x sets), the sets are reversed as one packed integer (fewer calls);
+# past it each is reversed alone, because packing and unpacking cost the square of the total: a 10,000-cell
+# line of 2,000 blocks took 1.7 s a solve packed, 13 ms alone (crossover measured near 1,000-2,500 bits).
+PACKED_BITS = 2048
+
+
+def _mirrored(sets: Sequence[int], n: int) -> list[int]:
+    """The `n`-cell sets in reverse order, each with its cells reversed (cell i -> cell n-1-i)."""
+    if n * len(sets) > PACKED_BITS:
+        return [_reverse(x, n) for x in reversed(sets)]
+    packed = 0
+    for x in reversed(sets):  # sets[0] in the lowest slot: after the reversal it is in the highest
+        packed = (packed << n) | x
+    mirrored = _reverse(packed, n * len(sets))
+    mask, out = (1 << n) - 1, []
+    for _ in sets:
+        out.append(mirrored & mask)
+        mirrored >>= n
+    return out
 
 
 # (forward steps, mirrored steps); a step is (length, colour, compulsory gap after it, shift schedule)
@@ -132,39 +153,25 @@ def solve_planned(plan: Plan, n: int, masks: Sequence[int]) -> tuple[int, ...] |
     if fwd is None:
         return None
     starts, gapcells = fwd
-    k = len(fsteps)
     bwd = _forward(bsteps, n, [_reverse(m, n) for m in masks])
     if bwd is None:  # cannot happen when the forward pass succeeded; kept as a guard
         return None
     rstarts, rgaps = bwd
-    # Pack the backward sets with stride n, reverse once: slot j then holds the mirror of the set
-    # computed for reversed block k-1-j (and gap k-j), in the original cell order.
-    # Starts: reversed start r of block j's mirror corresponds to cells r..r+L-1 reversed, i.e. the
-    # block's last cell n-1-r; we mirror the starts and shift back by L-1 below.
-    packed = 0
-    for x in reversed(rgaps):  # rgaps[g] lands in slot k-g after the reversal
-        packed = (packed << n) | x
-    mirrored = _reverse(packed, n * (k + 1))
-    mask_n = (1 << n) - 1
+    # What the right-to-left pass found for gap j and block j, in the line's own cell order: the mirror of
+    # what it computed for reversed gap k-j and reversed block k-1-j. A start r of a mirrored block is the
+    # block's last cell n-1-r, hence the shift back by its length - 1 below.
     bgnew = 0
-    for g in gapcells:
-        bgnew |= g & mirrored
-        mirrored >>= n
+    for g, m in zip(gapcells, _mirrored(rgaps, n), strict=True):
+        bgnew |= g & m
     new = [0] * len(masks)
-    new[0] = bgnew & mask_n
-    if k:
-        packed = 0
-        for x in reversed(rstarts):
-            packed = (packed << n) | x
-        mirrored = _reverse(packed, n * k)
-        for (length, color, _, schedule), s in zip(fsteps, starts, strict=True):
-            valid = s & ((mirrored & mask_n) >> (length - 1))  # the ends from the right, shifted to starts
-            if not valid:
-                return None
-            mirrored >>= n
-            for step in schedule:  # every cell that some valid placement of the block covers
-                valid |= valid << step
-            new[color] |= valid
+    new[0] = bgnew
+    for (length, color, _, schedule), s, m in zip(fsteps, starts, _mirrored(rstarts, n), strict=True):
+        valid = s & (m >> (length - 1))  # the ends from the right, shifted to starts
+        if not valid:
+            return None
+        for step in schedule:  # every cell that some valid placement of the block covers
+            valid |= valid << step
+        new[color] |= valid
     return tuple(new)
 
 
