@@ -15,8 +15,9 @@ The flood runs in a process of its own (its threads must not take the probe's in
 10 (its Python HTTP clients cost far more CPU than a browser tab sending the same requests); the probe, in
 this process, asks GET /api/info on a new connection every 50 ms and times the answer. Reported:
 the probe's latency quantiles, the answers the flood got by status, the server's CPU (its process and
-its workers, from /proc), and the load average. `--server-src DIR` runs the server from another source
-tree (a baseline: `git archive <commit> src | tar -x -C DIR`).
+its workers, from /proc; and the server process alone, its event loop, per request), and the load
+average. `--server-src DIR` runs the server from another source tree (a baseline:
+`git archive <commit> src | tar -x -C DIR`).
 
     python benchmarks/bench_web_hostile.py [--seconds 30] [--server-src DIR] [--out FILE]
 """
@@ -140,6 +141,13 @@ def tree_cpu(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def own_cpu(pid: int) -> float:
+    """CPU seconds of the server process itself (its event loop and its threads), without its workers."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def probe(url: str, seconds: float, every: float = 0.05) -> list[float]:
     times = []
     end = time.monotonic() + seconds
@@ -165,16 +173,16 @@ def run(src: str | None, seconds: float, png: Path) -> dict:
     try:
         time.sleep(1.0)
         quiet = probe(url, 3.0)
-        cpu0 = tree_cpu(proc.pid)
+        cpu0, own0 = tree_cpu(proc.pid), own_cpu(proc.pid)
         load0 = os.getloadavg()[0]
         flood = subprocess.Popen([sys.executable, "-c", FLOOD, url, str(seconds), str(png)],
                                  stdout=subprocess.PIPE, text=True, preexec_fn=lambda: os.nice(10))
         time.sleep(1.0)  # the flood under way
         loaded = probe(url, seconds - 1.0)
         out, _ = flood.communicate(timeout=600)
-        cpu = tree_cpu(proc.pid) - cpu0
+        cpu, own = tree_cpu(proc.pid) - cpu0, own_cpu(proc.pid) - own0
         return {"quiet": quiet, "loaded": loaded, "statuses": json.loads(out.strip().splitlines()[-1]),
-                "cpu": cpu, "load": (load0, os.getloadavg()[0]), "alive": proc.poll() is None}
+                "cpu": cpu, "own": own, "load": (load0, os.getloadavg()[0]), "alive": proc.poll() is None}
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -212,8 +220,11 @@ def main() -> None:
     lines.append("")
     for name, r in results.items():
         answered = ", ".join(f"{k}: {v}" for k, v in sorted(r["statuses"].items()))
+        requests = sum(r["statuses"].values()) + len(r["loaded"])
         lines.append(f"- {name}: the flood's answers by status {answered}; server and workers "
-                     f"{r['cpu']:.1f} CPU s; load average {r['load'][0]:.1f} before, {r['load'][1]:.1f} after; "
+                     f"{r['cpu']:.1f} CPU s, the server process alone {r['own']:.1f} "
+                     f"({r['own'] / requests * 1e6:.0f} µs a request); "
+                     f"load average {r['load'][0]:.1f} before, {r['load'][1]:.1f} after; "
                      f"server {'still serving' if r['alive'] else 'DIED'}.")
     text = "\n".join(lines) + "\n"
     print(text)

@@ -81,9 +81,12 @@ def serve(
     if url.startswith("http://127.0.0.1") and host.lower() == "localhost":
         url = url.replace("127.0.0.1", "localhost", 1)
     app = create_app(settings)
+    # uvicorn takes httptools' HTTP parser (C) and uvloop's event loop when they are installed (they are
+    # dependencies): with h11 (pure Python) and asyncio's loop, answering and refusing cost the loop about
+    # twice the CPU a request (benchmarks/results/web.md). No proxy sits in front: its headers are not read.
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5,
-        server_header=False,
+        server_header=False, proxy_headers=False,
     )
     workers = app.state.workers
 

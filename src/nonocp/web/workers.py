@@ -152,6 +152,9 @@ class _Lane:
 
 
 def _receive(conn: Any) -> tuple:
+    """The worker's answer (in a thread: it may be megabytes). uvloop's add_reader leaves the descriptor
+    non-blocking, and Connection.recv needs it blocking."""
+    os.set_blocking(conn.fileno(), True)
     return conn.recv() if conn.poll() else ("died", None)
 
 
