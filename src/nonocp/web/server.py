@@ -7,6 +7,7 @@ engines run in worker processes (nonocp.web.workers), never in the server's loop
 
 from __future__ import annotations
 
+import importlib
 import ipaddress
 import socket
 import sys
@@ -55,6 +56,22 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+def event_loop_and_parser() -> tuple[str, str]:
+    """uvicorn's event loop and HTTP parser: uvloop's and httptools' (C, dependencies of nonocp) when they can
+    be imported, else asyncio's and h11 (pure Python; uvloop is not built for every platform). With the pure
+    Python pair, answering or refusing a request costs the loop about twice the CPU time, and under a flood
+    of requests an honest one waits that much longer (benchmarks/results/web.md)."""
+
+    def importable(module: str) -> bool:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return False
+        return True
+
+    return ("uvloop" if importable("uvloop") else "asyncio", "httptools" if importable("httptools") else "h11")
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
@@ -81,12 +98,11 @@ def serve(
     if url.startswith("http://127.0.0.1") and host.lower() == "localhost":
         url = url.replace("127.0.0.1", "localhost", 1)
     app = create_app(settings)
-    # uvicorn takes httptools' HTTP parser (C) and uvloop's event loop when they are installed (they are
-    # dependencies): with h11 (pure Python) and asyncio's loop, answering and refusing cost the loop about
-    # twice the CPU a request (benchmarks/results/web.md). No proxy sits in front: its headers are not read.
+    loop, http = event_loop_and_parser()
+    # no proxy sits in front of this server: X-Forwarded-* headers are not read (they would cost the loop too)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5,
-        server_header=False, proxy_headers=False,
+        app, loop=loop, http=http, log_level="warning", access_log=False, lifespan="on",
+        timeout_graceful_shutdown=5, server_header=False, proxy_headers=False,
     )
     workers = app.state.workers
 

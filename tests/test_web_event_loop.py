@@ -1,0 +1,86 @@
+"""The event loop and HTTP parser `nonocp serve` runs on: uvloop and httptools (C, dependencies) when they can be
+imported, and a clean fallback to asyncio and h11 when they cannot. Under uvloop a worker's answer of
+megabytes comes back whole (uvloop leaves the pipe it watched non-blocking, and reading it in pieces then
+failed: 500), through real HTTP to the running command."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import urllib.error
+import urllib.request
+
+from test_web_serve import start
+
+# put first on PYTHONPATH: a Python where uvloop and httptools cannot be imported (as where they are not installed)
+WITHOUT_C_IO = "import sys\nsys.modules['uvloop'] = sys.modules['httptools'] = None\n"
+
+
+def mapped(pid: int) -> set[str]:
+    """The top-level packages whose compiled modules the process has loaded."""
+    with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as f:
+        paths = {line.split()[-1] for line in f if "site-packages/" in line}
+    return {p.split("site-packages/", 1)[1].split("/", 1)[0] for p in paths}
+
+
+def random_puzzle(n: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    cells = [[rng.randint(0, 1) for _ in range(n)] for _ in range(n)]
+
+    def runs(line: list[int]) -> list[list]:
+        out, k = [], 0
+        for v in [*line, 0]:
+            if v:
+                k += 1
+            elif k:
+                out.append([k, "1"])
+                k = 0
+        return out
+
+    return {"rows": [runs(r) for r in cells], "columns": [runs([r[c] for r in cells]) for c in range(n)]}
+
+
+def export_svg(url: str, puzzle: dict) -> tuple[int, bytes]:
+    body = json.dumps({"puzzle": puzzle, "format": "svg"}).encode()
+    req = urllib.request.Request(url + "api/export", body, {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def stop(proc) -> None:
+    proc.terminate()
+    proc.wait(15)
+
+
+def test_serve_runs_on_uvloop_and_httptools_and_answers_megabytes_through_the_worker_pipe():
+    proc, url, _ = start("--port", "0")
+    try:
+        assert {"uvloop", "httptools"} <= mapped(proc.pid)
+        puzzle = random_puzzle(150, 3)
+        answers = [export_svg(url, puzzle) for _ in range(3)]  # each about 3 MB, read from a 64 KB pipe
+    finally:
+        stop(proc)
+    for status, svg in answers:
+        assert status == 200, svg[:200]
+        assert len(svg) > 1_000_000 and svg.rstrip().endswith(b"</svg>")
+    assert len({svg for _, svg in answers}) == 1
+
+
+def test_serve_falls_back_to_asyncio_and_h11_when_they_cannot_be_imported(tmp_path):
+    (tmp_path / "sitecustomize.py").write_text(WITHOUT_C_IO)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    proc, url, _ = start("--port", "0", env=env)
+    try:
+        assert not {"uvloop", "httptools"} & mapped(proc.pid)
+        status, svg = export_svg(url, random_puzzle(150, 3))
+        with urllib.request.urlopen(url + "api/info", timeout=30) as r:
+            info = json.loads(r.read())
+    finally:
+        stop(proc)
+    assert status == 200 and svg.rstrip().endswith(b"</svg>")
+    assert info["version"]
+
