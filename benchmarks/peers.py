@@ -310,8 +310,14 @@ def find_peers(explicit: list[str]) -> list[Peer]:
 
 # --- nonocp, in this process or as a command -------------------------------------------------------------
 
+# The in-process limit is CPU seconds like the peers' RLIMIT_CPU: solve() gets WALL_SLACK times as much wall
+# clock (on a busy machine at nice 10 a 60 s wall limit is a few CPU seconds), and a run that used the CPU
+# limit counts as a time-out whatever it answered.
+WALL_SLACK = 10.0
+
+
 def nonocp_inproc(p: Puzzle, backend: str, max_solutions: int, timeout: float) -> Run:
-    options = SolveOptions(max_solutions=max_solutions, time_limit=timeout, workers=1)
+    options = SolveOptions(max_solutions=max_solutions, time_limit=timeout * WALL_SLACK, workers=1)
     t, c = time.perf_counter(), cpu_seconds()
     r = get_backend(backend).solve(p, options)
     wall, cpu = time.perf_counter() - t, cpu_seconds() - c
@@ -321,6 +327,8 @@ def nonocp_inproc(p: Puzzle, backend: str, max_solutions: int, timeout: float) -
         verdict = "found"
     if verdict not in PROOFS + ("found",):
         verdict = "timeout" if "time" in status or "unknown" in status else verdict
+    if cpu >= timeout:
+        return Run(f"nonocp-{backend}", "timeout", cpu, wall, str(r.stats.get("decided_by", "")))
     if max_solutions == 1 and r.solutions:
         verdict = "found"
     return Run(f"nonocp-{backend}", verdict, cpu, wall, str(r.stats.get("decided_by", "")), list(r.solutions))
