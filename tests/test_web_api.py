@@ -21,7 +21,10 @@ from nonocp.web import Limits, Settings, create_app  # noqa: E402
 from oracle import brute_force  # noqa: E402
 from strategies import palette_of, puzzle_from_grid  # noqa: E402
 
-LIMITS = Limits(max_time_limit=5.0, default_time_limit=5.0, kill_grace=0.3)
+# Time limits far above what any solve here needs: a worker runs niced (nonocp.web.workers) and a machine
+# at load 10 may give it a few percent of a core, so a limit of seconds would turn load into wrong verdicts.
+# A ceiling costs nothing when the machine is fast; the tests of the limits themselves set their own.
+LIMITS = Limits(max_time_limit=600.0, default_time_limit=600.0, kill_grace=0.3)
 FILE = {"content-type": "application/octet-stream"}  # how the page sends a file (/api/open, /api/design/import)
 JSON = {"content-type": "application/json"}
 

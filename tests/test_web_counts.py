@@ -248,7 +248,7 @@ def test_make_unique_on_a_count_drawing(client):
     obj = opened(client, "counts-cat.counts")  # several solutions, no goal: draw the first
     page = as_page_sends(obj)
     page["goal"] = obj["goal"] = client.post("/api/solve", json={"puzzle": page}).json()["solutions"][0]
-    answer = client.post("/api/design/unique", json={"puzzle": page, "time_limit": 5}).json()
+    answer = client.post("/api/design/unique", json={"puzzle": page}).json()
     assert answer["status"] == "unique", answer
     drawn = decoded(answer["goal"], obj)
     rows, cols = count_clues_of(drawn, len(obj["palette"]))
