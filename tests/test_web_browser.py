@@ -43,8 +43,34 @@ CHROMIUM_ARGS = [
 ]
 
 
-def launch_chromium(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+# How long a page may take to reach the state a test waits for (a selector, a function, a click's target):
+# a ceiling, which costs nothing when the page is quick, long enough for a machine at load 10 whose solves
+# run in niced workers (Playwright's own default is 30 s). Tests wait for states, never for a time.
+PATIENCE_MS = 180_000
+
+
+class PatientBrowser:
+    """Chromium whose every context and page waits up to PATIENCE_MS."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(PATIENCE_MS)
+        return context
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(PATIENCE_MS)
+        return page
+
+
+def launch_chromium(playwright) -> PatientBrowser:
+    return PatientBrowser(playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +192,7 @@ def wait_check(pg, whole: bool = True) -> dict:
         const v = document.getElementById('check-verdict');
         return v.dataset.seq === String(window.nonocp.modes.design.state.seq)
             && (!whole || document.getElementById('check-state').textContent.startsWith('checked in'));
-    }""", arg=whole, timeout=30000)
+    }""", arg=whole)
     return {
         "status": pg.get_attribute("#check-verdict", "data-status"),
         "text": pg.inner_text("#check-verdict"),

@@ -387,7 +387,7 @@ def wait_design_check(pg) -> str:
         const v = document.getElementById('check-verdict');
         return v.dataset.seq === String(window.nonocp.modes.design.state.seq)
             && document.getElementById('check-state').textContent.startsWith('checked in');
-    }""", timeout=30000)
+    }""")
     return pg.get_attribute("#check-verdict", "data-status")
 
 
@@ -409,7 +409,7 @@ def test_a_count_design_drawn_checked_made_unique_and_exported(page, shots):  # 
     assert page.locator("svg.board .marks .checker").count() == 4
     page.screenshot(path=str(shots / "counts-design.png"))
     page.click("#design-unique")
-    page.wait_for_selector("#panel-design[data-repainted]", timeout=60000)
+    page.wait_for_selector("#panel-design[data-repainted]")
     assert wait_design_check(page) == "unique"
     drawn = page.evaluate("Array.from(window.nonocp.modes.design.state.cells)")
     # exported as a count puzzle: the file's clues are the drawing's, its goal the drawing

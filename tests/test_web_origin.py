@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import signal
 import threading
+import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from test_web_browser import CHROMIUM, launch_chromium, sync_api  # noqa: F401 - skips without a browser
+from test_web_browser import CHROMIUM, PATIENCE_MS, launch_chromium, sync_api  # noqa: F401 - skips without a browser
 from test_web_serve import get, start
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable on PATH")
@@ -80,8 +81,15 @@ def test_a_page_on_another_origin_gets_nothing_done(server, foreign, host):
             page = browser.new_page()
             page.on("response", lambda r: seen.append((r.request.method, r.url, r.status)))
             page.goto(f"http://{host}:{foreign}/index.html")
-            page.wait_for_function("document.title === 'done'", timeout=60_000)
-            page.wait_for_timeout(500)  # the form's navigation in the frame
+            page.wait_for_function("document.title === 'done'")
+
+            def api_posts() -> int:
+                return sum(1 for m, u, _ in seen if m == "POST" and u.startswith(server + "api/"))
+
+            # the form's navigation in the frame may answer after the script is done: wait for its answer
+            deadline = time.monotonic() + PATIENCE_MS / 1000
+            while api_posts() < 5 and time.monotonic() < deadline:
+                page.wait_for_timeout(20)  # Playwright delivers the responses while it waits
         finally:
             browser.close()
     to_api = [(m, u.split("/api/", 1)[1], s) for m, u, s in seen if u.startswith(server + "api/")]

@@ -121,8 +121,7 @@ def ask(pg, what: str) -> None:
     """Press Hint or Check and wait for its answer on the page."""
     before = pg.get_attribute("#play-info", "data-answers") or "0"
     pg.click(f"#play-{what}")
-    pg.wait_for_function(f"() => (document.getElementById('play-info').dataset.answers || '0') !== '{before}'",
-                         timeout=30000)
+    pg.wait_for_function(f"() => (document.getElementById('play-info').dataset.answers || '0') !== '{before}'")
 
 
 def test_a_15x15_puzzle_played_to_the_end_with_hints_alone(page, shots):
@@ -364,7 +363,7 @@ def test_a_zoomed_board_keeps_the_clues_in_sight_when_panned(page, shots):
                 col.right <= view.right + 1];
     }"""
     # the zoom buttons scroll the board too (and stick the clues): wait for the scroll to the corner
-    page.wait_for_function(f"() => ({inside})().every(Boolean)", timeout=5000)
+    page.wait_for_function(f"() => ({inside})().every(Boolean)")
     assert page.evaluate(inside) == [True, True, True, True]
     # a press on a clue over the grid is not a press on the cell under it
     row = page.locator('svg.board .hdr[data-kind="row"][data-index="40"] .hdr-bg').bounding_box()
@@ -418,15 +417,15 @@ def test_design_make_unique_shows_its_changes_and_can_be_undone_title_and_author
     page.fill("#design-title", "Diagonals")
     page.fill("#design-author", "A. Tester")
     page.wait_for_function("() => document.getElementById('check-state').textContent.startsWith('checked in')"
-                           " && document.getElementById('check-verdict').dataset.status === 'multiple'", timeout=30000)
+                           " && document.getElementById('check-verdict').dataset.status === 'multiple'")
     before = page.evaluate("Array.from(window.nonocp.modes.design.state.cells)")
     page.click("#design-unique")
-    page.wait_for_selector("#panel-design[data-repainted]", timeout=60000)
+    page.wait_for_selector("#panel-design[data-repainted]")
     n = int(page.get_attribute("#panel-design", "data-repainted"))
     after = page.evaluate("Array.from(window.nonocp.modes.design.state.cells)")
     assert n == sum(a != b for a, b in zip(after, before, strict=True)) and n > 0
     assert page.locator("svg.board .marks .changed").count() == n  # the repainted cells are ringed
-    page.wait_for_function("() => document.getElementById('check-verdict').dataset.status === 'unique'", timeout=30000)
+    page.wait_for_function("() => document.getElementById('check-verdict').dataset.status === 'unique'")
     page.screenshot(path=str(shots / "design-unique.png"))
     page.click("#design-undo")
     assert page.evaluate("Array.from(window.nonocp.modes.design.state.cells)") == before

@@ -72,7 +72,7 @@ def alive(pid: int) -> bool:
 
 
 def get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=10) as r:
+    with urllib.request.urlopen(url, timeout=60) as r:
         return json.loads(r.read())
 
 
@@ -95,7 +95,7 @@ def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc, url, _ = start("--port", "0", "--time-limit", "60", cwd=tmp_path, env=env)
+    proc, url, _ = start("--port", "0", "--time-limit", "600", cwd=tmp_path, env=env)
     try:
         assert get(url + "api/info")["version"]
         heart = (PUZZLES / "heart.non").read_text().replace('title "Heart"', 'title "Secret-Marker-42"')
@@ -105,21 +105,21 @@ def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running(tmp_path):
         with urllib.request.urlopen(upload, timeout=30) as r:
             assert json.loads(r.read())["puzzles"][0]["title"] == "Secret-Marker-42"
         busy = threading.Thread(target=lambda: _ignore(post, url + "api/solve", {
-            "puzzle": permutations(150), "engine": "native", "max_solutions": 100, "time_limit": 60}))
+            "puzzle": permutations(150), "engine": "native", "max_solutions": 100, "time_limit": 600}))
         busy.start()
-        deadline = time.monotonic() + 20
+        # waits for a state are long enough for a loaded machine; the solve's own limit (600 s) is far
+        # beyond them, so only Ctrl-C can have ended it
+        deadline = time.monotonic() + 120
         while get(url + "api/info")["workers"]["running"] < 1:
             assert time.monotonic() < deadline, "the solve never started"
             time.sleep(0.05)
         below = descendants(proc.pid)
         assert below, "the worker and the fork server should be running"
-        started = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(15) == 0
-        assert time.monotonic() - started < 10
+        assert proc.wait(120) == 0
         rest = proc.stderr.read()
         assert "stopped" in rest and "Traceback" not in rest
-        end = time.monotonic() + 10
+        end = time.monotonic() + 60
         while any(alive(p) for p in below) and time.monotonic() < end:
             time.sleep(0.05)
         assert not [p for p in below if alive(p)], "processes left after Ctrl-C"
@@ -140,20 +140,20 @@ def _ignore(fn, *args):
 
 
 def test_a_client_that_goes_away_has_its_solve_killed():
-    proc, url, _ = start("--port", "0", "--time-limit", "60")
+    proc, url, _ = start("--port", "0", "--time-limit", "600")
     try:
         host, port = re.match(r"http://([^:/]+):(\d+)/", url).groups()
         body = json.dumps({"puzzle": permutations(150), "engine": "native", "max_solutions": 100,
-                           "time_limit": 60}).encode()
+                           "time_limit": 600}).encode()
         sock = socket.create_connection((host, int(port)))
         sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120
         while get(url + "api/info")["workers"]["running"] < 1:
             assert time.monotonic() < deadline, "the solve never started"
             time.sleep(0.05)
         sock.close()  # the person closed the tab
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 120  # the solve's own limit is 600 s
         while get(url + "api/info")["workers"]["running"] > 0:
             assert time.monotonic() < deadline, "the solve kept running after its client went away"
             time.sleep(0.05)
