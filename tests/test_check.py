@@ -246,11 +246,19 @@ def test_titles_with_brackets_are_printed_verbatim(fakes, tmp_path):
 
 
 def test_command_exits_0_when_engines_agree(fakes, tmp_path):
-    files = [write(tmp_path, "u.non", UNIQUE), write(tmp_path, "m.non", MULTI), write(tmp_path, "n.non", NONE)]
+    files = [write(tmp_path, "u.non", UNIQUE), write(tmp_path, "m.non", MULTI)]
     result = invoke(*files)
     assert result.exit_code == 0, result.output
-    for word in ("brute", "brute2", "unique", "multiple", "none"):
+    for word in ("brute", "brute2", "unique", "multiple"):
         assert word in result.output
+
+
+def test_command_exits_1_when_engines_agree_there_is_no_solution(fakes, tmp_path):
+    """As `solve` says it: the verdict is the exit code, 1 for a puzzle proven to have none."""
+    files = [write(tmp_path, "u.non", UNIQUE), write(tmp_path, "n.non", NONE)]
+    result = invoke(*files)
+    assert result.exit_code == 1, result.output
+    assert "none" in result.output
 
 
 def test_command_exits_4_and_names_puzzle_and_engines(fakes, tmp_path):

@@ -367,7 +367,7 @@ def test_output_never_overwrites_the_input(tmp_path, fmt):
     (["-b", "missing"], "missing"),
     (["-b", "brute", "--format", "bmp"], "bmp"),
     (["-b", "brute", "--all", "-n", "3"], "--all"),
-    (["-b", "brute", "-n", "0"], "--max-solutions"),
+    (["-b", "brute", "-n", "-1"], "--max-solutions"),
     (["-b", "brute", "--timeout", "-1"], "--timeout"),
     (["-b", "brute", "--timeout", "soon"], "--timeout"),
     (["-b", "brute", "--color", "sometimes"], "--color"),

@@ -362,13 +362,15 @@ def test_cli_all_lists_every_solution_with_its_guesses():
     assert res.exit_code == 0, res.output
     assert "9 solutions in all." in res.stdout
     assert len(re.findall(r"^solution \d+ \(step \d+\): \d+ guess(es)? in force", res.stdout, re.M)) == 9
-    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--solutions", "2", "-f", "json"])
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "-n", "2", "-f", "json"])
     doc = json.loads(res.stdout)
     assert len(doc["solutions"]) == 2 and not doc["exhaustive"] and doc["status"] == "multiple"
     sols = get_backend("native").solve(load(str(PUZZLES / "smiley.non"))[0], SolveOptions(max_solutions=None))
     every = {tuple(g.to_strings(load(str(PUZZLES / "smiley.non"))[0].palette)) for g in sols.solutions}
     assert all(tuple(s["rows"]) in every for s in doc["solutions"])
-    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "--solutions", "0"])
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "-n", "0", "-f", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["exhaustive"]  # 0 = every one, as --all
+    res = runner.invoke(app, ["explain", str(PUZZLES / "smiley.non"), "-n", "-1"])
     assert res.exit_code == 2
 
 

@@ -90,7 +90,7 @@ def test_cli_writes_puzzles_and_refuses_to_overwrite(tmp_path):
     before = (out / files[0]).read_bytes()
     again = runner.invoke(app, args)
     assert again.exit_code == 2 and "exists" in again.output
-    forced = runner.invoke(app, [*args, "--force", "--json"])
+    forced = runner.invoke(app, [*args, "--force", "-f", "json"])
     assert forced.exit_code == 0
     assert (out / files[0]).read_bytes() == before  # same seed, same bytes
     records = [json.loads(line) for line in forced.output.splitlines()]
@@ -107,7 +107,7 @@ def test_cli_bad_usage(tmp_path):
 
 
 def test_cli_colour_xml(tmp_path):
-    result = runner.invoke(app, ["generate", "--size", "8x8", "-c", "2", "--seed", "1", "-f", "xml",
+    result = runner.invoke(app, ["generate", "--size", "8x8", "-c", "2", "--seed", "1", "--to", "xml",
                                  "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     [name] = os.listdir(tmp_path)

@@ -22,6 +22,23 @@ EXIT_DISAGREE = 4
 EXIT_INTERRUPTED = 130
 EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE, as a shell reports a program that wrote to a pipe its reader closed
 
+# What each code means, said the same way in every command's help (`exit_codes(...)`, its last line).
+EXIT_MEANINGS = {
+    EXIT_SOLVED: "done",
+    EXIT_NO_SOLUTION: "no solution (some puzzle)",
+    EXIT_BAD_INPUT: "bad input or usage",
+    EXIT_TIMEOUT: "time limit before an answer",
+    EXIT_DISAGREE: "engines disagree",
+    EXIT_INTERRUPTED: "interrupted",
+    EXIT_PIPE_CLOSED: "the output's reader went away (| head)",
+}
+
+
+def exit_codes(*codes: int) -> str:
+    """`Exit codes: 0 done, 2 bad input or usage.`: the epilog of a command's help, the codes it may exit
+    with (tests/test_cli_vocabulary.py makes each happen through the real command line)."""
+    return "Exit codes: " + ", ".join(f"{code} {EXIT_MEANINGS[code]}" for code in codes) + "."
+
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print one line to stderr and exit. Never a traceback."""

@@ -116,23 +116,42 @@ def timeout_option(default: float | None = None) -> Any:
 TimeoutOpt = Annotated[float | None, timeout_option()]
 
 
-def max_solutions_option(least: int = 1) -> Any:
+HIDDEN_ALIASES.add("--solutions")  # rate's, explain's and design's old spelling, kept working for scripts
+
+
+def max_solutions_option(least: int = 1, default: str = "2, enough to tell unique from multiple",
+                         what: str = "Stop after N solutions") -> Any:
+    """`-n/--max-solutions N` in every command that finds solutions; 0 means every one (as `-t 0` means no
+    limit), which the command reads as `no_limit(value)`."""
     def check(value: int | None) -> int | None:
-        if value is not None and value < least:
+        if value is not None and value < 0:
+            raise typer.BadParameter(f"{value} is negative; give a number of solutions, or 0 for every one")
+        if value is not None and 0 < value < least:
             raise typer.BadParameter(f"{value} is less than {least}")
         return value
 
+    at_least = f"; at least {least}" if least > 1 else ""
     return typer.Option(
-        "--max-solutions", "-n", metavar="N", callback=check, show_default=False,
-        help="Stop after N solutions (default 2: enough to tell unique from multiple)"
-        + ("." if least < 2 else f"; at least {least}."),
+        "--max-solutions", "-n", "--solutions", metavar="N", callback=check, show_default=False,
+        help=f"{what}; 0 = every one{at_least} (default: {default}).",
     )
 
 
-AllOpt = Annotated[bool, typer.Option("--all", help="Enumerate every solution.")]
+def solutions_limit(value: int | None) -> int | None:
+    """The limit `-n value` asks for: None (every solution) for 0, else the value itself."""
+    return None if value == 0 else value
+
+
+AllOpt = Annotated[bool, typer.Option("--all", help="Enumerate every solution (as -n 0).")]
 
 
 # --- outputs ----------------------------------------------------------------------------------------
+
+ProgressOpt = Annotated[
+    bool,
+    typer.Option("--progress/--no-progress",
+                 help="A progress line on standard error during long work (on a terminal only)."),
+]
 
 
 def format_option(choices: Sequence[str], what: str = "") -> Any:

@@ -23,6 +23,9 @@ from typer.core import TyperCommand, TyperGroup
 USAGE_ERROR = 2
 # Option names that work but are not shown in help (old spellings kept for scripts; see cli/options.py).
 HIDDEN_ALIASES: set[str] = set()
+# (command, option) -> what to give instead, for an option a command no longer takes under that name: the
+# usage error says it (`generate -n 5`: "the number of puzzles is --count N").
+MOVED: dict[tuple[str, str], str] = {}
 
 # --- coercion ---------------------------------------------------------------------------------------
 
@@ -170,6 +173,8 @@ def option_record(param: Any) -> tuple[str, str] | None:
     if shown is not None:
         help_text = (f"{help_text[:-1]} (default: {shown})." if help_text.endswith(".")
                      else f"{help_text} (default: {shown})".strip())
+    if param.required:
+        help_text = f"Required. {help_text}"
     return names, help_text.strip()
 
 
@@ -206,6 +211,10 @@ def one_line(error: Any) -> str:
     if message and message[0].isupper() and not message[1:2].isupper():
         message = message[0].lower() + message[1:]
     ctx = getattr(error, "ctx", None)
+    name = getattr(error, "option_name", None)
+    instead = MOVED.get((getattr(ctx, "info_name", None) or "", name or ""))
+    if instead is not None:
+        message = f"no such option: {name}; {instead}"
     where = f" (see '{ctx.command_path} --help')" if ctx is not None and ctx.command_path else ""
     return f"nonocp: {message.rstrip('.')}{where}"
 

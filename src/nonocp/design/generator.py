@@ -189,14 +189,15 @@ def generate_one(width: int, height: int, seed: str, *, colors: int = 1, density
 
 def generate(width: int, height: int, *, colors: int = 1, density: float = 0.5, difficulty: str | None = None,
              count: int = 1, seed: int | str = 0, smooth: int | None = None, max_attempts: int = 200,
-             time_limit: float | None = None, progress=None) -> list[Generated]:
+             time_limit: float | None = None, progress=None, attempting=None) -> list[Generated]:
     """`count` random puzzles of `width` x `height` with exactly one solution (each proven by two
     engines), `colors` colours besides the background, about `density` of the cells filled, rated
     `difficulty` (LINE, PROBE, BRANCH, or None for any). The same arguments give the same puzzles.
 
     Puzzle i (from 1) tries the random pictures of seeds "`seed`/i/1", "`seed`/i/2", ... until one is
     rated as asked; NonocpError after `max_attempts` failures, OutOfTime when one puzzle takes more
-    than `time_limit` seconds. `progress`, if given, is called with each puzzle as it is found. `smooth`
+    than `time_limit` seconds. `progress`, if given, is called with each puzzle as it is found, and
+    `attempting(i, attempt)` before each random picture is tried for puzzle i. `smooth`
     defaults to 1, and to 0 for BRANCH: scattered dots are where puzzles that need guessing are found
     (tens of times faster than from smoothed shapes).
     """
@@ -222,6 +223,8 @@ def generate(width: int, height: int, *, colors: int = 1, density: float = 0.5, 
                 rest = deadline - time.monotonic()
                 if rest <= 0:
                     raise OutOfTime(f"puzzle {i} of {count} was not found within the time limit")
+            if attempting is not None:
+                attempting(i, attempt)
             title = f"Random {width}x{height} #{i}"
             found = generate_one(width, height, f"{seed}/{i}/{attempt}", colors=colors, density=density,
                                     difficulty=level, smooth=smooth, time_limit=rest, title=title)

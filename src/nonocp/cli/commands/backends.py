@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from nonocp.cli.common import exit_codes
 from nonocp.cli.options import ColorOpt, console, format_option, wants_color
 
 
@@ -67,4 +68,4 @@ def backends_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("backends")(backends_command)
+    app.command("backends", epilog=exit_codes(0, 2))(backends_command)

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, fail, guarded
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, exit_codes, fail, guarded
 from nonocp.cli.options import (
     ColorOpt,
     FromOpt,
@@ -24,6 +24,7 @@ from nonocp.cli.options import (
     console,
     format_option,
     max_solutions_option,
+    solutions_limit,
     timeout_option,
 )
 from nonocp.engines import DEFAULT_BACKEND
@@ -207,7 +208,8 @@ HELP = (
     "stopped hard: the engine gets the time limit, and its worker is killed at timeout + 1 s + 10 %. "
     "Rows are written to the reports as they finish. Ctrl-C (or SIGTERM) stops the batch and keeps every "
     "finished row; --resume REPORT then runs only what that report lacks. --cluster runs the solves on a "
-    "Dask cluster instead of local processes. Exit 4 when engines disagree, 2 when no puzzle could be read."
+    "Dask cluster instead of local processes. Timeouts and unreadable files are rows of the report, not "
+    "failures: exit 0 once the batch ran (2 when no puzzle could be read)."
 )
 
 
@@ -231,7 +233,7 @@ def _runner_context(cluster: str | None) -> Any:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("bench", help=HELP)
+    @app.command("bench", help=HELP, epilog=exit_codes(0, 2, 4, 130))
     def bench(
         paths: Annotated[
             list[str], typer.Argument(metavar="PATH...", help="Puzzle files, bundles or folders (walked recursively).")
@@ -300,7 +302,7 @@ def register(app: typer.Typer) -> None:
                 entries = collect(paths, fmt, limit=limit)
             if not entries:
                 fail("no puzzle files found in " + ", ".join(paths), EXIT_BAD_INPUT)
-            options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=max_solutions)
+            options = BatchOptions(jobs=jobs, timeout=timeout, max_solutions=solutions_limit(max_solutions))
             plan = plan_batch(entries, engines, options, previous)
             csv_path, json_path = _report_targets(csv_path, json_path, resume)
             # The reports are checked before any work: never a puzzle read (named, or found in a folder),

@@ -4,7 +4,8 @@
 object per puzzle per line (schema `check` in nonocp/cli/schemas.py).
 
 Exit 4 when any puzzle makes the engines disagree (named on stderr), 2 on bad input, 3 when on some
-puzzle every engine ran out of time (nothing was checked: "agree" would be vacuous), 0 otherwise. A
+puzzle every engine ran out of time (nothing was checked: "agree" would be vacuous), 1 when they agree
+that some puzzle has no solution (as `solve` would say it), 0 otherwise. A
 timeout next to a verdict is shown but is not a disagreement; each puzzle's title says whether its
 verdict was cross-checked (two or more engines reached it), proven (`multiple` backed by two distinct
 grids that passed the independent check, whichever engines found them) or reached by one engine only.
@@ -19,17 +20,20 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_TIMEOUT, fail, guarded
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_NO_SOLUTION, EXIT_TIMEOUT, exit_codes, fail, guarded
 from nonocp.cli.options import (
     ColorOpt,
     FromOpt,
+    ProgressOpt,
     PuzzlesArg,
     TimeoutOpt,
     backends_option,
     console,
     format_option,
     max_solutions_option,
+    solutions_limit,
 )
+from nonocp.cli.progress import Progress
 from nonocp.core.text import one_line
 
 FORMATS = ("text", "json")
@@ -144,7 +148,7 @@ def _check_on_cluster(address, labelled, engines, timeout, limit, finished) -> N
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("check")
+    @app.command("check", epilog=exit_codes(0, 1, 2, 3, 4, 130))
     def check_command(
         puzzles: PuzzlesArg,
         backends: Annotated[list[str] | None, backends_option("every independent engine")] = None,
@@ -165,14 +169,15 @@ def register(app: typer.Typer) -> None:
                 "extra).",
             ),
         ] = None,
+        progress: ProgressOpt = True,
     ) -> None:
-        """Run every engine on each puzzle, compare verdicts and solutions (exit 4: they disagree; 3: none decided)."""
+        """Run every engine on each puzzle, compare verdicts and solutions (3: none of them decided in time)."""
         from nonocp.analysis.crosscheck import crosscheck
         from nonocp.batch.signals import stop_on_signals
         from nonocp.cli.inputs import expand, read_inputs
 
         engines = _engine_names(backends)
-        limit = None if all_solutions else max_solutions
+        limit = None if all_solutions else solutions_limit(max_solutions)
         with guarded(), stop_on_signals():
             if cluster is not None:
                 from nonocp.batch.cluster import parse_address, require_dask
@@ -210,8 +215,10 @@ def register(app: typer.Typer) -> None:
                 _check_on_cluster(cluster, [(label, p) for _, _, label, p in labelled], engines, timeout, limit,
                                   finished)
             else:
-                for _, _, label, puzzle in labelled:
-                    finished(crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit))
+                with Progress(progress) as working:
+                    for k, (_, _, label, puzzle) in enumerate(labelled, 1):
+                        working.say(f"checking {label} with {len(engines)} engines ({k} of {len(labelled)})")
+                        finished(crosscheck(puzzle, engines, name=label, timeout=timeout, max_solutions=limit))
 
         bad = [c for c in checks if not c.agree]
         for c in bad:
@@ -224,3 +231,5 @@ def register(app: typer.Typer) -> None:
             print(f"nonocp: {c.puzzle}: no engine reached a verdict in time", file=sys.stderr)
         if undecided:
             raise typer.Exit(EXIT_TIMEOUT)
+        if any(c.verdict == "none" for c in checks):  # the engines agree: no solution (as `solve` says it)
+            raise typer.Exit(EXIT_NO_SOLUTION)

@@ -19,7 +19,7 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import fail, guarded, say_unkept_text
+from nonocp.cli.common import exit_codes, fail, guarded, say_unkept_text
 from nonocp.cli.inputs import STDIN, read_inputs
 from nonocp.cli.options import FromOpt, clues_option, format_option
 from nonocp.core.errors import NonocpError
@@ -87,4 +87,4 @@ def convert_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert")(convert_command)
+    app.command("convert", epilog=exit_codes(0, 2))(convert_command)

@@ -21,19 +21,23 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, say_unkept_text
+from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, exit_codes, fail, guarded, say_unkept_text
 from nonocp.cli.options import (
     CellSizeOpt,
     ColorOpt,
     ForceOpt,
     FromOpt,
+    ProgressOpt,
     clues_option,
     console,
     difficulty_level,
     format_option,
+    max_solutions_option,
+    solutions_limit,
     timeout_option,
     wants_color,
 )
+from nonocp.cli.progress import Progress
 
 PictureArg = Annotated[str, typer.Argument(
     metavar="PICTURE", show_default=False,
@@ -64,9 +68,7 @@ PictureOutOpt = Annotated[str | None, typer.Option("--picture", metavar="FILE",
                                                    help="Draw the design before and after (.png or .svg).")]
 TitleOpt = Annotated[str | None, typer.Option("--title", metavar="TITLE",
                                               help="The puzzle's title (default: the file's name).")]
-SolutionsOpt = Annotated[int, typer.Option("--solutions", "-n", metavar="N", min=0,
-                                           help="Solutions the rating walks for guesses per solution (0 = every "
-                                                "one).")]
+SolutionsOpt = Annotated[int, max_solutions_option(what="Solutions the rating walks for guesses per solution")]
 CluesOpt = Annotated[str | None, clues_option(
     "runs (blocks in order) or counts (per colour a count and whether all in a row; the background is one of "
     "the colours). Default: runs, or as the puzzle file given has them.")]
@@ -109,15 +111,16 @@ def design_command(
     output: PuzzleOutOpt = None,
     to_fmt: ToOpt = None,
     picture_out: PictureOutOpt = None,
-    cell_size: CellSizeOpt = 16,
+    cell_size: CellSizeOpt = 20,
     from_fmt: FromOpt = None,
     title: TitleOpt = None,
-    solutions: SolutionsOpt = 2,
+    max_solutions: SolutionsOpt = 2,
     timeout: TimeoutOpt = None,
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     force: ForceOpt = False,
     clues: CluesOpt = None,
+    progress: ProgressOpt = True,
 ) -> None:
     """Make a puzzle from a picture: verdict, ambiguous cells, difficulty; --make-unique fixes it."""
     from nonocp.core.outputs import Outputs
@@ -130,9 +133,10 @@ def design_command(
             outputs.claim(picture_out, "--picture")
         job = Job(picture, width, height, colors, threshold, background, make_unique or max_difficulty is not None,
                   max_difficulty, output, _output_format(output, to_fmt), picture_out, from_fmt, title,
-                  solutions or None, timeout, fmt, color, cell_size, clues)
+                  solutions_limit(max_solutions), timeout, fmt, color, cell_size, clues)
         _picture_format(picture_out)
-        code = run(job, outputs)
+        with Progress(progress) as working:
+            code = run(job, outputs, working)
     raise typer.Exit(code)
 
 
@@ -175,7 +179,7 @@ def _picture_format(path: str | None) -> str | None:
     fail(f"--picture {path}: give a .png or .svg file name")
 
 
-def run(job: Job, outputs: Any) -> int:
+def run(job: Job, outputs: Any, working: Progress | None = None) -> int:
     import dataclasses
     import time
 
@@ -186,6 +190,8 @@ def run(job: Job, outputs: Any) -> int:
     def rest() -> float | None:
         return None if deadline is None else max(0.05, deadline - time.monotonic())
 
+    say = (lambda text: None) if working is None else working.say
+    say(f"reading {job.picture}")
     design = from_image(job.picture, width=job.width, height=job.height, colors=job.colors,
                         threshold=job.threshold, background=job.background, title=job.title, fmt=job.from_fmt)
     if job.clues == "counts":
@@ -193,11 +199,13 @@ def run(job: Job, outputs: Any) -> int:
     elif job.clues == "runs" and design.clue_kind != "runs":
         design = dataclasses.replace(design, clue_kind="runs")  # the first colour becomes the background
     _check_output_holds(job, design.clue_kind)
+    say(f"analysing the {design.width}x{design.height} design (uniqueness, ambiguous cells, difficulty)")
     report = analyse(design, time_limit=rest(), solutions=job.solutions)
     result = after = None
     code = EXIT_TIMEOUT if report.verdict == "timeout" else EXIT_SOLVED
     if job.make_unique and code == EXIT_SOLVED:
         try:
+            say("making it unique" + (f" (at most {job.level})" if job.level else ""))
             result = make_unique(design, max_difficulty=job.level, time_limit=rest())
         except EnginesDisagree as e:
             fail(f"{job.picture}: {e}", EXIT_DISAGREE)
@@ -337,4 +345,4 @@ def _picture(job: Job, design, report, result, after) -> bytes | str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("design")(design_command)
+    app.command("design", epilog=exit_codes(0, 2, 3, 4, 130))(design_command)

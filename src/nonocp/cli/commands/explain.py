@@ -4,7 +4,7 @@ Formats: `text` (each step in words, then the grid after it: undecided cells sho
 colours, `?` in black and white; changed cells are followed by `*`; bounded, see render/steps_text.py),
 `json` (the steps as data, schema in nonocp.analysis.explain; one object per puzzle per line), `svg`
 (`--output DIR`: one picture per step, the empty grid as step 0, and index.html to page through them).
-`--all` / `--solutions N` go on past the first solution; `--interactive` steps through it on a terminal
+`--all` / `-n N` go on past the first solution; `--interactive` steps through it on a terminal
 (nonocp.cli.stepping). A time limit covers writing the steps out too. Files, folders and `-` (standard
 input) as in `solve`. Exit code: 0 solved (or stopped by --max-steps), 1 no solution, 2 bad input, 3 time
 limit (the most serious of all puzzles, as in `solve`).
@@ -20,9 +20,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_TIMEOUT, fail, guarded, load_puzzles
+from nonocp.cli.common import EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_TIMEOUT, exit_codes, fail, guarded, load_puzzles
 from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
-from nonocp.cli.options import CellSizeOpt, ForceOpt, FromOpt, PuzzlesArg, TimeoutOpt, format_option
+from nonocp.cli.options import (
+    CellSizeOpt,
+    ForceOpt,
+    FromOpt,
+    ProgressOpt,
+    PuzzlesArg,
+    TimeoutOpt,
+    format_option,
+    max_solutions_option,
+    solutions_limit,
+)
+from nonocp.cli.progress import Progress
+from nonocp.core.text import one_line
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `nonocp --help`
     from nonocp.analysis.explain import Explanation
@@ -77,9 +89,8 @@ MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", metavar="N", min
 NoGridOpt = Annotated[bool, typer.Option("--no-grid", help="Text: the steps in words only, no grid after each.")]
 AllOpt = Annotated[bool, typer.Option("--all", help="Go on past the first solution to every solution, each with "
                                       "the guesses that led to it.")]
-SolutionsOpt = Annotated[
-    int | None, typer.Option("--solutions", "-n", metavar="N", min=1, help="Like --all, but stop after N solutions.")
-]
+SolutionsOpt = Annotated[int | None, max_solutions_option(
+    default="the first", what="Go on past the first solution as --all does, stopping after N")]
 InteractiveOpt = Annotated[bool, typer.Option("--interactive", "-i", help="Step through it on a terminal: next, back, "
                                               "r3/c7 (examine a line), all remaining cells, guess, quit.")]
 
@@ -96,12 +107,13 @@ def explain_command(
     no_grid: NoGridOpt = False,
     from_fmt: FromOpt = None,
     all_solutions: AllOpt = False,
-    solutions: SolutionsOpt = None,
+    max_solutions: SolutionsOpt = None,
     interactive: InteractiveOpt = False,
     cell_size: CellSizeOpt = 20,
     force: ForceOpt = False,
+    progress: ProgressOpt = True,
 ) -> None:
-    """Explain how the native engine solves each puzzle, step by step; exit 0 solved, 1 no solution, 3 time limit."""
+    """Explain how the native engine solves each puzzle, step by step."""
     if interactive:
         if len(puzzles) != 1 or puzzles[0] == "-":
             fail("--interactive takes one puzzle file")
@@ -124,36 +136,41 @@ def explain_command(
         collected: list[str] = []
         several = len(paths) > 1
         count = 0
-        for item in read_inputs(paths, from_fmt):
-            if item.error is not None:
-                codes.append(report_error(item))
-                continue
-            for i, p in enumerate(item.puzzles, 1):
-                count += 1
-                start = time.monotonic()
-                ex = explain(p, max_steps=max_steps, time_limit=None if timeout is None else timeout * EXPLAIN_SHARE,
-                             all_solutions=all_solutions or solutions is not None, max_solutions=solutions)
-                codes.append(exit_code([ex.outcome]))
-                where = label(item, i, several)
-                if fmt == "svg":
-                    assert output is not None
-                    alone = not several and len(item.puzzles) == 1
-                    folder = output if alone else os.path.join(output, f"puzzle-{count}")
-                    written = write_svg(ex, folder, outputs, cell_size)
-                    typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
+        working = Progress(progress)
+        with working:
+            for item in read_inputs(paths, from_fmt):
+                if item.error is not None:
+                    codes.append(report_error(item))
                     continue
-                if fmt == "json":
-                    doc = {"file": item.name, "index": i,
-                           **explanation_json(ex, lambda s, p=p: step_text(s, p))}
-                    text = json.dumps(doc, ensure_ascii=False) + "\n"
-                else:
-                    text = text_report(ex, grids=not no_grid, deadline=None if timeout is None else start + timeout)
-                    if where:
-                        text = f"{where}: " + text + "\n"
-                if output is None:
-                    typer.echo(text, nl=False)
-                else:
-                    collected.append(text)
+                for i, p in enumerate(item.puzzles, 1):
+                    count += 1
+                    start = time.monotonic()
+                    working.say(f"explaining {one_line(p.title) or item.name} ({p.width}x{p.height})")
+                    share = None if timeout is None else timeout * EXPLAIN_SHARE
+                    ex = explain(p, max_steps=max_steps, time_limit=share,
+                                 all_solutions=all_solutions or max_solutions is not None,
+                                 max_solutions=solutions_limit(max_solutions))
+                    codes.append(exit_code([ex.outcome]))
+                    where = label(item, i, several)
+                    if fmt == "svg":
+                        assert output is not None
+                        alone = not several and len(item.puzzles) == 1
+                        folder = output if alone else os.path.join(output, f"puzzle-{count}")
+                        written = write_svg(ex, folder, outputs, cell_size)
+                        typer.echo(f"{headline(ex)}\nwrote {len(written)} files to {folder} (open index.html)")
+                        continue
+                    if fmt == "json":
+                        doc = {"file": item.name, "index": i,
+                               **explanation_json(ex, lambda s, p=p: step_text(s, p))}
+                        text = json.dumps(doc, ensure_ascii=False) + "\n"
+                    else:
+                        text = text_report(ex, grids=not no_grid, deadline=None if timeout is None else start + timeout)
+                        if where:
+                            text = f"{where}: " + text + "\n"
+                    if output is None:
+                        typer.echo(text, nl=False)
+                    else:
+                        collected.append(text)
         if output is not None and fmt != "svg" and collected:
             outputs.write(output, "".join(collected))
     raise typer.Exit(most_serious(codes))
@@ -178,4 +195,4 @@ def interact(path: str, from_fmt: str | None) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explain")(explain_command)
+    app.command("explain", epilog=exit_codes(0, 1, 2, 3, 130))(explain_command)

@@ -1,11 +1,12 @@
 """`nonocp rate PUZZLE|FOLDER...`: how hard each puzzle is (LINE, PROBE, BRANCH, MULTIPLE, NONE; see
 nonocp.analysis.rate), with the counts behind the verdict and the guesses each solution rests on
-(`--solutions N` walks to N solutions, 0 to every one; default 2, enough to tell unique from multiple).
+(`-n N` walks to N solutions, 0 to every one; default 2, enough to tell unique from multiple).
 
 One puzzle: its one-line summary and counts. Several (a bundle, several files, folders walked
 recursively): a table, then how many got each verdict. `--format json`: one object per puzzle per line.
-Exit code: 0 every puzzle rated, 3 the time limit ran out on some puzzle, 2 some file could not be read
-(its row says why; a single unreadable file is a one-line error as in every command).
+Exit codes as `solve`'s: 0 every puzzle rated, 1 some puzzle has no solution (NONE), 3 the time limit ran
+out on some puzzle, 2 some file could not be read (its row says why; a single unreadable file is a one-line
+error as in every command); the most serious one met.
 """
 
 from __future__ import annotations
@@ -17,14 +18,28 @@ import typer
 
 from nonocp.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_NO_SOLUTION,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
+    exit_codes,
     fail,
     guarded,
     load_puzzles,
     stdout_is_terminal,
 )
-from nonocp.cli.options import ColorOpt, FromOpt, PuzzlesArg, TimeoutOpt, console, format_option, wants_color
+from nonocp.cli.options import (
+    ColorOpt,
+    FromOpt,
+    ProgressOpt,
+    PuzzlesArg,
+    TimeoutOpt,
+    console,
+    format_option,
+    max_solutions_option,
+    solutions_limit,
+    wants_color,
+)
+from nonocp.cli.progress import Progress
 from nonocp.core.errors import NonocpError
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.text import one_line
@@ -35,11 +50,7 @@ if TYPE_CHECKING:  # the analysis is imported when the command runs, not for `no
 FORMATS = ("text", "json")
 PathsArg = PuzzlesArg
 FormatOpt = Annotated[str, format_option(FORMATS, "json: one object per puzzle per line")]
-SolutionsOpt = Annotated[
-    int,
-    typer.Option("--solutions", "-n", metavar="N", min=0,
-                 help="Walk to at most N solutions (0 = every one), each with its guesses."),
-]
+SolutionsOpt = Annotated[int, max_solutions_option(what="Walk to at most N solutions, each with its guesses")]
 
 
 def _size(p: Puzzle) -> str:
@@ -80,8 +91,9 @@ def rate_command(
     timeout: TimeoutOpt = None,
     fmt: FormatOpt = "text",
     from_fmt: FromOpt = None,
-    solutions: SolutionsOpt = 2,
+    max_solutions: SolutionsOpt = 2,
     color: ColorOpt = "auto",
+    progress: ProgressOpt = True,
 ) -> None:
     """Rate each puzzle: LINE, PROBE, BRANCH, MULTIPLE or NONE, with steps, probes, guesses per solution and depth."""
     from nonocp.analysis.rate import rate
@@ -97,23 +109,28 @@ def rate_command(
         if fmt == "text" and many:
             # a pipe or file gets the whole table at once, not folded to 80 columns
             screen = console(color, width=None if stdout_is_terminal() else 200)
-        for name, i, p, error in entries:
-            rating = rate(p, timeout, solutions or None) if p is not None else None
-            rows.append((name, i, p, rating, error))
-            if fmt == "json":
-                record = {"file": name, "index": i, "title": p.title if p else None, "error": error}
-                if rating is not None and p is not None:
-                    record.update({"size": _size(p), **rating.as_dict()})
-                typer.echo(json.dumps(record, ensure_ascii=False))
-            elif not many:
-                assert p is not None and rating is not None
-                typer.echo(single_report(p, rating))
+        with Progress(progress) as working:
+            for k, (name, i, p, error) in enumerate(entries, 1):
+                if p is not None:
+                    working.say(f"rating {one_line(p.title) or name} ({k} of {len(entries)})")
+                rating = rate(p, timeout, solutions_limit(max_solutions)) if p is not None else None
+                rows.append((name, i, p, rating, error))
+                if fmt == "json":
+                    record = {"file": name, "index": i, "title": p.title if p else None, "error": error}
+                    if rating is not None and p is not None:
+                        record.update({"size": _size(p), **rating.as_dict()})
+                    typer.echo(json.dumps(record, ensure_ascii=False))
+                elif not many:
+                    assert p is not None and rating is not None
+                    typer.echo(single_report(p, rating))
         if screen is not None:
             screen.print(table(rows, painted))
             screen.print(totals(rows), markup=False)
     errors = any(r[4] for r in rows)
     timeouts = any(r[3] is not None and r[3].verdict == "UNKNOWN" for r in rows)
-    raise typer.Exit(EXIT_BAD_INPUT if errors else EXIT_TIMEOUT if timeouts else EXIT_SOLVED)
+    none = any(r[3] is not None and r[3].verdict == "NONE" for r in rows)
+    raise typer.Exit(EXIT_BAD_INPUT if errors else EXIT_TIMEOUT if timeouts else EXIT_NO_SOLUTION if none
+                     else EXIT_SOLVED)
 
 
 def single_report(p: Puzzle, r: Rating) -> str:
@@ -125,7 +142,7 @@ def single_report(p: Puzzle, r: Rating) -> str:
         f"{r.seconds:.3f} s",
     ]
     if r.guesses_per_solution:
-        more = "" if r.exhaustive else " (stopped at --solutions; there may be more)"
+        more = "" if r.exhaustive else " (stopped at -n; there may be more)"
         lines.append(f"  guesses per solution: {', '.join(str(g) for g in r.guesses_per_solution)}{more}")
     return "\n".join(lines)
 
@@ -165,4 +182,4 @@ def totals(rows) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("rate")(rate_command)
+    app.command("rate", epilog=exit_codes(0, 1, 2, 3, 130))(rate_command)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import fail, guarded
+from nonocp.cli.common import exit_codes, fail, guarded
 
 
 def serve_command(
@@ -40,4 +40,4 @@ def serve_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve_command)
+    app.command("serve", epilog=exit_codes(0, 2))(serve_command)

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import fail, guarded, numbered, stdout_is_terminal
+from nonocp.cli.common import exit_codes, fail, guarded, numbered, stdout_is_terminal
 from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
 from nonocp.cli.options import (
     CellSizeOpt,
@@ -168,4 +168,4 @@ def show_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("show")(show_command)
+    app.command("show", epilog=exit_codes(0, 2))(show_command)

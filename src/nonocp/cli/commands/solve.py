@@ -30,6 +30,7 @@ from nonocp.cli.common import (
     EXIT_NO_SOLUTION,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
+    exit_codes,
     fail,
     guarded,
     numbered,
@@ -46,6 +47,7 @@ from nonocp.cli.options import (
     ForceOpt,
     FromOpt,
     OutputOpt,
+    ProgressOpt,
     PuzzlesArg,
     TimeoutOpt,
     console,
@@ -53,6 +55,7 @@ from nonocp.cli.options import (
     max_solutions_option,
     wants_color,
 )
+from nonocp.cli.progress import Progress
 from nonocp.core.outputs import Outputs
 from nonocp.core.puzzle import Puzzle
 from nonocp.core.result import SolveResult, Status, proof_files
@@ -327,8 +330,9 @@ def solve_command(
     color: ColorOpt = "auto",
     cell_size: CellSizeOpt = 20,
     force: ForceOpt = False,
+    progress: ProgressOpt = True,
 ) -> None:
-    """Solve every puzzle in the files; exit 0 solved, 1 no solution, 2 bad input, 3 time limit."""
+    """Solve every puzzle in the files."""
     from nonocp.engines import get_backend
     from nonocp.engines.solve import solve
 
@@ -336,7 +340,7 @@ def solve_command(
         fail("--all and --max-solutions cannot be used together")
     if backbone and fmt == "non":
         fail("--backbone: not available with --format non (use text, json, svg or png)")
-    limit = None if all_solutions else (max_solutions or 2)
+    limit = None if all_solutions or max_solutions == 0 else (max_solutions or 2)
     codes: list[int] = []
     with guarded():
         # an unknown or missing engine, or an option it does not take, is a usage error before any work
@@ -368,67 +372,74 @@ def solve_command(
         solved: list[Puzzle] = []
         pictures = 0
         several = len(paths) > 1
-        for item in read_inputs(paths, from_fmt):
-            if item.error is not None:
-                codes.append(report_error(item))
-                if fmt == "json":
-                    error = {"file": item.name, "index": 0, "error": item.error}
-                    writer.emit(json_safe(json.dumps(error, ensure_ascii=False)) + "\n")
-                continue
-            if fmt in PICTURES and output is None and len(item.puzzles) > 1:
-                fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE (one file per puzzle)")
-            for i, p in enumerate(item.puzzles, 1):
-                where = label(item, i, several)
-                # the time limit covers drawing the answer too (a 4-million-cell grid is 24 MB of text)
-                drawing = Deadline(None if timeout is None else time.monotonic() + timeout)
-                if proof is not None:
-                    for certificate in proof_files(proof, p.fingerprint()):
-                        outputs.claim(certificate, "--proof")
-                stream = union = None
-                streaming: dict[str, Any] = {}
-                if enumerating:
-                    union = SolutionUnion(p) if backbone else None
-                    head = {"file": item.name, "index": i, "puzzle": puzzle_json(p)}
-                    stream = PuzzleStream(p, fmt, writer, head, screen, union, drawing)
-                    streaming = {"on_solution": stream.add, "keep": 0}
-                result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers,
-                               **streaming, **extra)
-                if stream is not None:
-                    result = with_first(result, stream)
-                bb = backbone_of(p, backend, result, timeout, seed, union) if backbone else None
-                status = exit_status(result) if bb is None else backbone_status(result, bb)
-                if fmt == "json":
-                    doc = {"file": item.name, "index": i, **result_json(p, result)}
-                    if bb is not None:
-                        doc["backbone"] = bb.to_json(p)
-                    if stream is not None:  # the solutions are written already: the rest of the object
-                        stream.finish_json({k: v for k, v in doc.items()
-                                            if k not in ("file", "index", "puzzle", "solutions")})
-                    else:
-                        writer.emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n")
-                elif fmt == "text":
-                    if stream is not None:
-                        finish_text(writer, screen, p, result, where, bb, drawing)
-                    elif screen is not None:
-                        print_rich_report(screen, p, result, where, bb, drawing)
-                    else:
-                        writer.emit(text_report(p, result, where, bb, drawing))
+        working = Progress(progress)
+        reports = {"progress": working.engine_report} if working.on else {}
+        with working:
+            for item in read_inputs(paths, from_fmt):
+                if item.error is not None:
+                    codes.append(report_error(item))
+                    if fmt == "json":
+                        error = {"file": item.name, "index": 0, "error": item.error}
+                        writer.emit(json_safe(json.dumps(error, ensure_ascii=False)) + "\n")
+                    continue
+                if fmt in PICTURES and output is None and len(item.puzzles) > 1:
+                    fail(f"{item.name}: holds {len(item.puzzles)} puzzles; {fmt} needs --output FILE "
+                         "(one file per puzzle)")
+                for i, p in enumerate(item.puzzles, 1):
+                    where = label(item, i, several)
+                    # the time limit covers drawing the answer too (a 4-million-cell grid is 24 MB of text)
+                    drawing = Deadline(None if timeout is None else time.monotonic() + timeout)
                     if proof is not None:
-                        writer.emit(proof_note(result, proof) + "\n")
-                elif fmt == "non":
-                    solved.append(with_solution(p, result))
-                else:
-                    data = picture(p, result, fmt, bb, cell_size)
-                    pictures += 1
-                    if output is None:
-                        typer.echo(data, nl=False)  # bytes go to the binary stream
+                        for certificate in proof_files(proof, p.fingerprint()):
+                            outputs.claim(certificate, "--proof")
+                    stream = union = None
+                    streaming: dict[str, Any] = {}
+                    if enumerating:
+                        union = SolutionUnion(p) if backbone else None
+                        head = {"file": item.name, "index": i, "puzzle": puzzle_json(p)}
+                        stream = PuzzleStream(p, fmt, writer, head, screen, union, drawing)
+                        streaming = {"on_solution": stream.add, "keep": 0}
+                    working.say(f"solving {one_line(p.title) or item.name} ({p.width}x{p.height}) with {backend}")
+                    result = solve(p, backend, max_solutions=limit, time_limit=timeout, seed=seed, workers=workers,
+                                   **streaming, **reports, **extra)
+                    if stream is not None:
+                        result = with_first(result, stream)
+                    if backbone:
+                        working.say(f"finding the cells every solution shares ({backend})")
+                    bb = backbone_of(p, backend, result, timeout, seed, union) if backbone else None
+                    status = exit_status(result) if bb is None else backbone_status(result, bb)
+                    if fmt == "json":
+                        doc = {"file": item.name, "index": i, **result_json(p, result)}
+                        if bb is not None:
+                            doc["backbone"] = bb.to_json(p)
+                        if stream is not None:  # the solutions are written already: the rest of the object
+                            stream.finish_json({k: v for k, v in doc.items()
+                                                if k not in ("file", "index", "puzzle", "solutions")})
+                        else:
+                            writer.emit(json_safe(json.dumps(doc, default=str, ensure_ascii=False)) + "\n")
+                    elif fmt == "text":
+                        if stream is not None:
+                            finish_text(writer, screen, p, result, where, bb, drawing)
+                        elif screen is not None:
+                            print_rich_report(screen, p, result, where, bb, drawing)
+                        else:
+                            writer.emit(text_report(p, result, where, bb, drawing))
+                        if proof is not None:
+                            writer.emit(proof_note(result, proof) + "\n")
+                    elif fmt == "non":
+                        solved.append(with_solution(p, result))
                     else:
-                        numbered_files = several or len(item.puzzles) > 1
-                        target = numbered(output, pictures) if numbered_files else output
-                        outputs.write(target, data)
-                if proof is not None and fmt in ("non", *PICTURES):
-                    typer.echo(f"nonocp: {proof_note(result, proof)}", err=True)
-                codes.append(exit_code([Status.TIMEOUT if drawing.cut else status]))
+                        data = picture(p, result, fmt, bb, cell_size)
+                        pictures += 1
+                        if output is None:
+                            typer.echo(data, nl=False)  # bytes go to the binary stream
+                        else:
+                            numbered_files = several or len(item.puzzles) > 1
+                            target = numbered(output, pictures) if numbered_files else output
+                            outputs.write(target, data)
+                    if proof is not None and fmt in ("non", *PICTURES):
+                        typer.echo(f"nonocp: {proof_note(result, proof)}", err=True)
+                    codes.append(exit_code([Status.TIMEOUT if drawing.cut else status]))
 
         if fmt == "non" and solved:
             from nonocp.formats import dumps
@@ -463,4 +474,4 @@ def finish_text(writer: Writer, screen: Any, puzzle: Puzzle, result: SolveResult
 
 
 def register(app: typer.Typer) -> None:
-    app.command("solve")(solve_command)
+    app.command("solve", epilog=exit_codes(0, 1, 2, 3, 130, 141))(solve_command)
