@@ -34,6 +34,21 @@ def on_terminal(stream: Any) -> bool:
         return False
 
 
+def terminal_width(stream: Any) -> int:
+    """The terminal's columns: COLUMNS when set, else what the terminal says, else 80 (a new pseudo-terminal
+    says 0 columns until someone sets its size)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 class _Guarded:
     """A text stream that erases the progress line before each write (the line is redrawn later, below)."""
 
@@ -100,10 +115,7 @@ class Progress:
                 return
             seconds = round(time.monotonic() - self._since)
             line = f"nonocp: {self.text}" + (f", {self.extra}" if self.extra else "") + f" ({seconds} s)"
-            try:
-                width = os.get_terminal_size(self.out.fileno()).columns - 1
-            except (AttributeError, ValueError, OSError):
-                width = 79
+            width = terminal_width(self.out) - 1
             if len(line) > width:
                 line = line[: max(0, width - 3)] + "..."
             self.out.write(ERASE + line)
@@ -142,4 +154,4 @@ class Progress:
         self.close()
 
 
-__all__ = ["DELAY", "Progress", "on_terminal"]
+__all__ = ["DELAY", "Progress", "on_terminal", "terminal_width"]
