@@ -320,15 +320,18 @@ def test_both_cores_find_the_corpus_goal_with_the_same_statistics(folder, name):
 
 
 @needs_c
-def test_both_cores_take_the_same_path_through_restarts_and_rephasing():
+def test_both_cores_take_the_same_path_through_restarts_and_rephasing(monkeypatch):
     """A tournament puzzle whose search restarts more than REPHASE_EVERY times (its target phases are
     forgotten), reuses remembered explanations, and gives line reasons kept from an earlier conflict (a
-    reason not just worked out): the same solutions, counts and audit stream."""
+    reason not just worked out): the same solutions, counts and audit stream. Restarts come every 64
+    conflicts a unit here, so that the Python core gets past REPHASE_EVERY restarts in a few thousand."""
     from conftest import corpus_path
+    from nonocp.engines.native import cdcl
     from nonocp.engines.native.reference_cdcl import AUDIT_EXPLAIN, AUDIT_REASON, REPHASE_EVERY
     from nonocp.formats import load
 
     puzzle = load(str(corpus_path("nonogram-record", "question", "taai2011.txt")))[365]  # #366
+    monkeypatch.setattr(cdcl, "RESTART_UNIT", 64)
     got = _search_trace(puzzle, True, 2, True)
     expected = _search_trace(puzzle, False, 2, True)
     assert got[:3] == expected[:3] and got[3] == expected[3]

@@ -33,7 +33,10 @@ from nonocp.engines.native.reference_cdcl import PAUSE, RESTART, SOLUTION
 
 State = list[int]
 
-RESTART_UNIT = 64  # conflicts per Luby unit
+# Conflicts per Luby unit. Longer runs between restarts let the target phases carry a search to a solution; on
+# the tournament samples and the hardest survey pictures fewer conflicts in all (benchmarks/results/native-core.md,
+# "Restart unit").
+RESTART_UNIT = 512
 PROGRESS_EVERY = 0.5  # seconds between progress reports
 # Seconds between two looks at the budget: how often the search hands control back while a budget runs (the
 # budget itself is counted in CPU seconds or conflicts; this is only how often it is read).
