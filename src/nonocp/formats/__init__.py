@@ -192,6 +192,23 @@ def sniff(text: str) -> str | None:
     return None
 
 
+# Files that are documents, not puzzles: read as puzzles only when a format is named (`--from`), so that
+# `nonocp solve README.md` says what is wrong instead of an error at some line of a format it resembles.
+DOCUMENTS = {".md": "Markdown", ".markdown": "Markdown", ".rst": "reStructuredText", ".html": "HTML",
+             ".htm": "HTML", ".pdf": "PDF", ".py": "Python", ".toml": "TOML", ".yaml": "YAML", ".yml": "YAML",
+             ".cfg": "a configuration file", ".ini": "a configuration file", ".sh": "a shell script",
+             ".doc": "a Word document", ".docx": "a Word document", ".odt": "an OpenDocument text"}
+
+
+def not_a_puzzle(path: str) -> ParseError | None:
+    """The error for a document's name (`README.md`), or None when the name may be a puzzle's."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    kind = DOCUMENTS.get(ext)
+    if kind is None or format_for_extension(path) is not None:
+        return None
+    return ParseError(path, None, f"not a puzzle file ({kind}); give --from FORMAT to read it as one")
+
+
 def detect(path: str, text: str | None = None, fmt: str | None = None) -> str:
     """Explicit `fmt` > the file extension > the content. ParseError naming the path when none applies."""
     if fmt:
@@ -199,11 +216,14 @@ def detect(path: str, text: str | None = None, fmt: str | None = None) -> str:
     by_ext = format_for_extension(path)
     if by_ext is not None and FORMATS[by_ext].readable:
         return by_ext
+    document = not_a_puzzle(path)
+    if document is not None:
+        raise document
     if text is not None:
         found = sniff(text)
         if found is not None:
             return found
-    raise ParseError(path, None, "cannot tell the puzzle format (give it with --from)")
+    raise ParseError(path, None, "not a puzzle file: cannot tell the puzzle format (give it with --from)")
 
 
 def _guard(f: Format, call: Callable[[], list[Puzzle]], path: str) -> list[Puzzle]:
@@ -249,9 +269,15 @@ def load(path: str, fmt: str | None = None) -> list[Puzzle]:
     if binary_reader is not None:
         return _guard(f, lambda: binary_reader(data, path), path)
     text = decode(data, path)
-    if f is None:
-        f = FORMATS[detect(path, text)]
-    return _read(f, text, path)
+    if f is not None:
+        return _read(f, text, path)
+    f = FORMATS[detect(path, text)]
+    try:
+        return _read(f, text, path)
+    except ParseError as e:  # the format was a guess from the content: say so beside what failed
+        where = f"line {e.line}: " if e.line is not None else ""
+        raise ParseError(path, None, f"not a puzzle file nonocp can read (it looked like {f.name}, but {where}"
+                                     f"{e.message}); give --from FORMAT if it is one") from None
 
 
 def loads(text: str, fmt: str, path: str = "<string>") -> list[Puzzle]:

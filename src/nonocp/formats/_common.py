@@ -7,6 +7,7 @@ before anything big is allocated.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import unicodedata
@@ -16,6 +17,7 @@ from nonocp.core.errors import InvalidPuzzleError, ParseError
 from nonocp.core.limits import MAX_CELLS, MAX_COLORS, MAX_SIDE  # noqa: F401 - re-exported: readers use them here
 from nonocp.core.palette import BLACK, WHITE, Color, Palette
 from nonocp.core.puzzle import Block, Clue, Meta, Puzzle, min_length
+from nonocp.core.text import one_line
 from nonocp.formats.files import MAX_FILE_BYTES, read_bytes  # noqa: F401 - re-exported: readers use them here
 
 # Limits: nonocp.core.limits (Puzzle.from_clues applies the same ones).
@@ -285,3 +287,22 @@ def check_clues(clues: Sequence[Clue], length: int, path: str, lines: Sequence[i
     for k, (clue, ln) in enumerate(zip(clues, lines, strict=True), 1):
         if clue and sum(b.length for b in clue) + len(clue) - 1 > length:
             check_clue(clue, length, path, ln, f"{kind} {k}")
+
+
+def header_title(header: Sequence[str]) -> str:
+    """The puzzle's name in the free text around a file's clues, for formats with no title field (a .non
+    without `title`: webpbn's exports open with a URL, then the name, `Frans Faase's portait`; .g and .mk
+    files): the first line that is not a URL and reads as a name, not a sentence or a heading (`nonogram
+    clues data:`); "" when there is none. A .g file's `declares the task "rose"` names it too."""
+    for line in header:
+        m = re.search(r'task\s+"([^"]{1,60})"|"([^"]{1,60})"\s+task', line)
+        if m:
+            return one_line(m.group(1) or m.group(2))
+    for line in header:
+        text = html.unescape(line).strip().strip('"').strip()
+        if re.match(r"[a-z][a-z0-9+.-]*://", text, re.I) or not re.search(r"[^\W\d_]", text):
+            continue
+        if len(text) <= 60 and not text.endswith((":", ".")):
+            return one_line(text)
+        return ""
+    return ""

@@ -8,6 +8,10 @@ separated by spaces. Triangle "colours" (an XPM word holding `/` or `\\`) are re
 rectangular cells only. Symbols used but not declared get default colours (`1` = black).
 
 `.mk`: `H W` (rows first), H row clues, a `#` line, W column clues; `0` = empty line.
+
+Neither has a title field: the name is read from the free text (a .g file's opening text, `declares the
+task "rose"` or a first line that reads as a name; a line of text before a .mk's `H W` or after its
+columns), see _common.header_title.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from nonocp.formats._common import (
     check_clues,
     check_size,
     default_rgb,
+    header_title,
     make_color,
     make_palette,
     normalise_rgb,
@@ -97,7 +102,9 @@ def read_g(text: str, path: str = "<string>") -> list[Puzzle]:
             clue = tuple(Block(n, index[s]) for n, s in blocks)
             check_clue(clue, length, path, ln, f"{kind} {k}")
             out.append(clue)
-    return [build_puzzle(rows, cols, palette, Meta(), path, marks[0] + 1)]
+    first_code = min([marks[0], *([decl_start] if decl_start is not None else [])])
+    title = header_title([ln for ln in lines[:first_code] if ln.strip()])
+    return [build_puzzle(rows, cols, palette, Meta(title=title), path, marks[0] + 1)]
 
 
 def _trim_blank_tail(src: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -162,10 +169,17 @@ def sniff_mk(text: str) -> bool:
 def read_mk(text: str, path: str = "<string>") -> list[Puzzle]:
     lines = text.splitlines()
     i = 0
-    while i < len(lines) and not lines[i].strip():
+    # free text before `H W` (a name) is read as the title, as text after the column clues
+    while i < len(lines) and not re.fullmatch(r"\s*\d+\s+\d+\s*", lines[i]) and not (
+            lines[i].strip() and lines[i].split()[0].isdigit()):
         i += 1
     if i == len(lines):
+        i = 0
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+    if i == len(lines):
         raise ParseError(path, 1, "empty file: no `height width` line")
+    leading = [ln for ln in lines[:i] if ln.strip()]
     parts = lines[i].split()
     if len(parts) != 2:
         raise ParseError(path, i + 1, f"expected `height width`, found {lines[i].strip()[:40]!r}")
@@ -182,4 +196,6 @@ def read_mk(text: str, path: str = "<string>") -> list[Puzzle]:
     cols = [number_clue(lines[sep + 1 + k], path, sep + k + 2) for k in range(width)]
     check_clues(rows, width, path, range(first + 1, first + height + 1), "row")
     check_clues(cols, height, path, range(sep + 2, sep + width + 2), "column")
-    return [build_puzzle(rows, cols, Palette.black_and_white(), Meta(), path, i + 1)]
+    trailing = [ln for ln in lines[sep + 1 + width:] if ln.strip()]
+    title = header_title(leading + trailing)
+    return [build_puzzle(rows, cols, Palette.black_and_white(), Meta(title=title), path, i + 1)]

@@ -44,6 +44,7 @@ from nonocp.formats._common import (
     check_size,
     clue_char_error,
     free_symbols,
+    header_title,
     make_color,
     make_palette,
     normalise_rgb,
@@ -92,6 +93,8 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
     mikix_colors: list[tuple[int, str, str]] = []  # (line, symbol, rgb)
     nonny_colors: list[tuple[int, str, str, str]] = []  # (line, name, rgb, display symbol)
 
+    header: list[str] = []  # free text before the first key: where files without `title` name the puzzle
+    keyed = False
     i = 0
     n = len(lines)
     while i < n:
@@ -102,6 +105,10 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
         if not s:
             continue
         key, rest = _first_word(s)
+        if key in _KEYS:
+            keyed = True
+        elif not keyed:
+            header.append(s)
         if key in _STRING_KEYS:
             meta.setdefault(_STRING_KEYS[key], html.unescape(quoted_value(rest)))
         elif key in ("width", "height"):
@@ -218,7 +225,7 @@ def parse_non(text: str, path: str = "<string>", first_line: int = 1) -> Puzzle:
         goal_grid = _parse_goal(goal[1], goal[0], width, height, palette, path)
 
     m = Meta(
-        title=meta.get("title", ""),
+        title=meta.get("title", "") or header_title(header),
         author=meta.get("author", ""),
         copyright=meta.get("copyright", ""),
         license=meta.get("license", ""),

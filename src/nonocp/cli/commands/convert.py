@@ -15,6 +15,8 @@ keyboard (`convert a.non b.non` for `convert b.xml b.non`) would otherwise lose 
 from __future__ import annotations
 
 import json
+import os
+import shlex
 from typing import Annotated
 
 import typer
@@ -29,6 +31,18 @@ FormatOpt = Annotated[str, format_option(("text", "json"), "json: a one-line rep
 CluesOpt = Annotated[str | None, clues_option(
     "runs or counts: the clues to write, made from each puzzle's goal when the file has the other kind "
     "(default: as in IN; counts with --to counts).")]
+
+
+PICTURES = ("svg", "png")
+
+
+def _draw_instead(source: str, target: str, picture: str) -> str:
+    """What to run instead of `convert a.non demo.svg`: convert writes puzzle files, the pictures are drawn by
+    `show` (the clues, with the goal when the file has one) and `solve` (the solution)."""
+    out = shlex.quote(target if target != STDIN and target.lower().endswith("." + picture) else f"picture.{picture}")
+    src = shlex.quote(source)
+    return (f"convert writes puzzle files, not {picture.upper()} pictures; draw one with `nonocp show {src} "
+            f"-f {picture} -o {out}` (the clues) or `nonocp solve {src} -f {picture} -o {out}` (the solution)")
 
 
 def convert_command(
@@ -56,6 +70,9 @@ def convert_command(
         if not to_stdout:
             outputs.claim(target, "OUT", replace=False)
         out_fmt = to_fmt or (None if to_stdout else format_for_extension(target))
+        picture = (to_fmt or os.path.splitext(target)[1].lstrip(".")).lower()
+        if out_fmt is None and picture in PICTURES or (to_fmt or "").lower() in PICTURES:
+            fail(_draw_instead(source, target, picture))
         if out_fmt is None:
             fail(f"{target}: cannot tell the output format from the name; give --to ({', '.join(writable_formats())})")
         if out_fmt.lower() not in writable_formats():
