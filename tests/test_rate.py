@@ -198,3 +198,31 @@ def test_a_step_budget_stops_the_rating_and_says_so():
     assert cut.verdict == "UNKNOWN"
     assert cut.steps == 10
     assert "budget of 10 steps" in cut.summary
+
+
+def test_cli_folder_table_fits_80_columns_and_names_every_file():
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "nonocp.cli", "rate", str(PUZZLES)], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin", "COLUMNS": "200"})
+    assert p.returncode == 1 and p.stderr == "", p.stderr  # a pipe: 80 columns, whatever COLUMNS says
+    lines = p.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    expected = list(csv.DictReader((PUZZLES / "expected.tsv").open(), delimiter="\t"))
+    for name in {r["file"] for r in expected}:  # whole names: the file column gives way last
+        assert any(line.split()[0] == name for line in lines[2:]), name
+    assert lines[0].split() == ["file", "size", "verdict", "steps", "probes", "guesses", "per", "sol.", "s"]
+
+
+def test_table_keeps_titles_and_depth_where_they_fit():
+    from nonocp.cli.commands.rate import table_lines
+
+    heart = load(str(PUZZLES / "heart.non"))[0]
+    rows = [(str(PUZZLES / "heart.non"), 1, heart, rate(heart), None), ("bad.non", 1, None, None, "bad.non:2: no")]
+    wide = table_lines(rows, width=80)
+    assert wide[0].split() == ["file", "title", "size", "verdict", "steps", "probes", "guesses", "per", "sol.",
+                               "depth", "s"]
+    assert wide[2].split()[:4] == ["heart.non", "Heart", "9x8", "LINE"] and wide[3].split() == ["bad.non", "ERROR"]
+    narrow = table_lines(rows, width=60)
+    assert "title" not in narrow[0] and "depth" not in narrow[0] and max(map(len, narrow)) <= 60

@@ -107,8 +107,8 @@ def rate_command(
         many = len(entries) > 1
         screen = None
         if fmt == "text" and many:
-            # a pipe or file gets the whole table at once, not folded to 80 columns
-            screen = console(color, width=None if stdout_is_terminal() else 200)
+            # the terminal's width, else 80 columns (a pipe, a file)
+            screen = console(color, width=None if stdout_is_terminal() else 80)
         with Progress(progress) as working:
             for k, (name, i, p, error) in enumerate(entries, 1):
                 if p is not None:
@@ -124,7 +124,10 @@ def rate_command(
                     assert p is not None and rating is not None
                     typer.echo(single_report(p, rating))
         if screen is not None:
-            screen.print(table(rows, painted))
+            for line in table_lines(rows, screen.width, painted):
+                screen.print(line, markup=painted, overflow="ignore", crop=False)
+            for line in errors_below(rows):
+                screen.print(line, markup=False, soft_wrap=True)
             screen.print(totals(rows), markup=False)
     errors = any(r[4] for r in rows)
     timeouts = any(r[3] is not None and r[3].verdict == "UNKNOWN" for r in rows)
@@ -147,28 +150,78 @@ def single_report(p: Puzzle, r: Rating) -> str:
     return "\n".join(lines)
 
 
-def table(rows, painted: bool = False):
-    from rich.markup import escape
-    from rich.table import Table
+HEADERS = ("file", "title", "size", "verdict", "steps", "probes", "guesses", "per sol.", "depth", "s")
+TITLE_AT_LEAST = 10  # columns a title needs to say something; narrower, the column is left out
+DEPTH = HEADERS.index("depth")
+FILE_AT_LEAST = 12
 
-    t = Table(show_lines=False, header_style="bold")
-    for col, justify in (("file", "left"), ("#", "right"), ("title", "left"), ("size", "left"),
-                         ("verdict", "left"), ("steps", "right"), ("probes", "right"), ("guesses", "right"),
-                         ("per solution", "right"), ("depth", "right"), ("seconds", "right")):
-        t.add_column(col, justify=justify, no_wrap=col in ("file", "verdict", "size"), overflow="fold")
+
+def table_lines(rows, width: int = 80, painted: bool = False) -> list[str]:
+    """The folder's table in at most `width` columns where it can be (rich markup when `painted`): one space
+    between columns, a rule under the header, the size as `WxH Nc` (`*` count clues). When the line is full
+    a title is cut with `...`, then left out under TITLE_AT_LEAST columns, then the depth column goes (the
+    JSON and the one-puzzle report have them all), and a file name is cut last. Unreadable files are listed
+    under the table, each with its reason."""
+    from rich.markup import escape
+
     styles = {"LINE": "green", "PROBE": "cyan", "BRANCH": "yellow", "MULTIPLE": "magenta", "NONE": "red",
-              "UNKNOWN": "dim"}
-    for name, i, p, r, error in rows:
-        short = name.rsplit("/", 1)[-1]
+              "UNKNOWN": "dim", "ERROR": "red"}
+    bundles = {name for name, i, *_ in rows if i > 1}
+    cells = []
+    for name, i, p, r, _error in rows:
+        short = name.rsplit("/", 1)[-1] + (f" #{i}" if name in bundles else "")
         if r is None or p is None:
-            t.add_row(short, str(i), error or "", "", "[red]ERROR[/red]", "", "", "", "", "", "")
+            cells.append([short, "", "", "ERROR", *[""] * 6])
             continue
-        verdict = f"[{styles[r.verdict]}]{r.verdict}[/{styles[r.verdict]}]" if painted else r.verdict
         per = ",".join(str(g) for g in r.guesses_per_solution) + ("" if r.exhaustive or not r.guesses_per_solution
                                                                    else "+")
-        t.add_row(short, str(i), escape(one_line(p.title)), _size(p), verdict, str(r.steps), str(r.probes),
-                  str(r.guesses), per, str(r.depth), f"{r.seconds:.2f}")
-    return t
+        cells.append([short, one_line(p.title), _size(p).replace(" counts", "*"), r.verdict, str(r.steps),
+                      str(r.probes), str(r.guesses), per, str(r.depth), f"{r.seconds:.2f}"])
+    widths = [max(len(h), *(len(c[k]) for c in cells)) for k, h in enumerate(HEADERS)]
+    show = list(range(len(HEADERS)))
+
+    def used(columns: list[int]) -> int:
+        return sum(widths[k] for k in columns) + len(columns) - 1
+
+    # what gives way when the line is full: the title (cut, then left out), the depth column, the file name
+    title_room = width - used([k for k in show if k != 1]) - 1
+    if title_room < min(widths[1], TITLE_AT_LEAST):
+        show.remove(1)
+    else:
+        widths[1] = min(widths[1], title_room)
+    if used(show) > width:
+        show.remove(DEPTH)
+    if used(show) > width:
+        widths[0] = max(FILE_AT_LEAST, widths[0] - (used(show) - width))
+
+    def fit(text: str, k: int) -> str:
+        text = text if len(text) <= widths[k] else text[: widths[k] - 3] + "..."
+        return text.rjust(widths[k]) if k >= 4 else text.ljust(widths[k])
+
+    def line(values: list[str], head: bool = False) -> str:
+        parts = []
+        for k in show:
+            text = fit(values[k], k)
+            if painted and head:
+                text = f"[bold]{escape(text)}[/bold]"
+            elif painted and k == 3 and values[3] in styles:
+                text = f"[{styles[values[3]]}]{escape(text)}[/{styles[values[3]]}]"
+            else:
+                text = escape(text) if painted else text
+            parts.append(text)
+        return " ".join(parts).rstrip()
+
+    out = [line(list(HEADERS), head=True), "-" * min(width, sum(widths[k] for k in show) + len(show) - 1)]
+    out += [line(c) for c in cells]
+    if any(p is not None and p.has_counts for _, _, p, _, _ in rows):
+        out.append("*: count clues")
+    return out
+
+
+def errors_below(rows) -> list[str]:
+    """`file: reason` for each file the table lists as ERROR."""
+    return [f"{name.rsplit('/', 1)[-1]}: {error}" for name, _, p, r, error in rows
+            if (r is None or p is None) and error]
 
 
 def totals(rows) -> str:
