@@ -202,6 +202,27 @@ def _cell_size(value: int) -> int:
     return value
 
 
+CompactOpt = Annotated[bool, typer.Option(
+    "--compact", help="Text grids with cells touching: one column a cell where the column clues are single "
+                      "digits, two for two-digit clues. Without it, a grid wider than the terminal (80 "
+                      "columns in a pipe or file) is drawn so.")]
+
+
+def fit_text_grids(compact: bool) -> None:
+    """Text grids of this command fit the terminal's width (80 columns for a pipe or a file), or are always
+    tight with --compact (render/text.py, Fit)."""
+    import shutil
+
+    from nonocp.render.text import fit_to
+
+    on_terminal = False
+    try:
+        on_terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        pass
+    fit_to(shutil.get_terminal_size((80, 24)).columns if on_terminal else 80, compact)
+
+
 CellSizeOpt = Annotated[
     int,
     typer.Option("--cell-size", metavar="PIXELS", callback=_cell_size, help="Side of a cell in SVG and PNG pictures."),

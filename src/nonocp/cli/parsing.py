@@ -282,7 +282,14 @@ class NonocpCommand(TyperCommand):
 
     def invoke(self, ctx: Any) -> Any:
         start_work()
-        return super().invoke(ctx)
+        try:
+            return super().invoke(ctx)
+        finally:
+            # a command's text-grid width (--compact, the terminal's) is its own, not the next caller's in
+            # this process (tests, the Python API after a command ran in-process)
+            text = sys.modules.get("nonocp.render.text")
+            if text is not None:
+                text.fit_to(None)
 
 
 class NonocpGroup(TyperGroup):

@@ -45,6 +45,27 @@ class Deadline:
 CUT_NOTE = "(the drawing stops here: the time limit ran out; --format json has every cell)"
 
 
+@dataclass
+class Fit:
+    """How wide pictures may be, for the whole process (the command line sets it once: `fit_to`).
+
+    `width`: a picture wider than this many columns is drawn tight, cells touching (one column a cell when
+    the column clues are single digits, else as wide as the longest clue number: 2 columns for clues
+    up to 99), so a 40-wide puzzle fits 80 columns with its clues. `compact`: always tight. The default
+    (no width, not compact) is the spaced layout, as the Python API draws."""
+
+    width: int | None = None
+    compact: bool = False
+
+
+FIT = Fit()
+
+
+def fit_to(width: int | None, compact: bool = False) -> None:
+    """Set FIT (see there)."""
+    FIT.width, FIT.compact = width, compact
+
+
 @dataclass(frozen=True)
 class Segment:
     """A piece of one output line. `kind` is "pad" (spaces, frame), "clue" or "cell".
@@ -91,10 +112,13 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
     longest = max(len(tok) for toks in col_tokens for tok in toks)
     cw = longest if gap else max(2, longest + 1)
     sep = " " if gap else ""
+    if FIT.compact or (FIT.width is not None and margin + 3 + puzzle.width * (cw + len(sep)) > FIT.width):
+        cw, sep = (longest, "") if gap or FIT.compact else (max(2, longest), "")
     depth = max(len(t) for t in col_tokens)
+    lead = " | " if gap else " |"  # between the row clues and the first cell
 
     for k in range(depth):  # column clues, bottom-aligned against the grid
-        line = [Segment(" " * (margin + 2 + len(sep)))]
+        line = [Segment(" " * (margin + len(lead)))]
         for c, toks in enumerate(col_tokens):
             if c and sep:
                 line.append(Segment(sep))
@@ -104,7 +128,8 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
             else:
                 line.append(Segment(toks[i].rjust(cw), "clue", col_labels[c][i][1]))
         yield line
-    yield [Segment(" " * (margin + 1) + "+" + "-" * (puzzle.width * (cw + len(sep))))]
+    rule = len(lead) - 2 + puzzle.width * cw + (puzzle.width - 1) * len(sep)
+    yield [Segment(" " * (margin + 1) + "+" + "-" * rule)]
     texts = {None: UNKNOWN_CELL.rjust(cw), "marked": MARKED_CELL.rjust(cw)}
     texts.update((i, cell_symbol(puzzle, i).rjust(cw)) for i in range(len(puzzle.palette)))
     since_check = 0
@@ -121,7 +146,7 @@ def layout(puzzle: Puzzle, grid: Grid | None = None, marked: Marked | None = Non
             if i:
                 line.append(Segment(" "))
             line.append(Segment(tok, "clue", row_labels[r][i][1]))
-        line.append(Segment(" | " if gap else " |"))
+        line.append(Segment(lead))
         colours = grid.cells[r] if grid is not None else itertools.repeat(None, puzzle.width)
         if r in marked_rows:
             keys = [(v, (r, c) in marked_set) for c, v in enumerate(colours)]

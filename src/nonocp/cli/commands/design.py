@@ -25,12 +25,14 @@ from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, exit_cod
 from nonocp.cli.options import (
     CellSizeOpt,
     ColorOpt,
+    CompactOpt,
     ForceOpt,
     FromOpt,
     ProgressOpt,
     clues_option,
     console,
     difficulty_level,
+    fit_text_grids,
     format_option,
     max_solutions_option,
     solutions_limit,
@@ -112,6 +114,7 @@ def design_command(
     to_fmt: ToOpt = None,
     picture_out: PictureOutOpt = None,
     cell_size: CellSizeOpt = 20,
+    compact: CompactOpt = False,
     from_fmt: FromOpt = None,
     title: TitleOpt = None,
     max_solutions: SolutionsOpt = 2,
@@ -123,6 +126,7 @@ def design_command(
     progress: ProgressOpt = True,
 ) -> None:
     """Make a puzzle from a picture: verdict, ambiguous cells, difficulty; --make-unique fixes it."""
+    fit_text_grids(compact)
     from nonocp.core.outputs import Outputs
 
     with guarded():

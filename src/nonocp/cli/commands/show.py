@@ -17,11 +17,13 @@ from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_e
 from nonocp.cli.options import (
     CellSizeOpt,
     ColorOpt,
+    CompactOpt,
     ForceOpt,
     FromOpt,
     OutputOpt,
     PuzzlesArg,
     console,
+    fit_text_grids,
     format_option,
     wants_color,
 )
@@ -103,9 +105,11 @@ def show_command(
     output: OutputOpt = None,
     color: ColorOpt = "auto",
     cell_size: CellSizeOpt = 20,
+    compact: CompactOpt = False,
     force: ForceOpt = False,
 ) -> None:
     """Show the clues of every puzzle in the files (and the goal, if the file has one)."""
+    fit_text_grids(compact)
     from nonocp.render import render_png, render_rich, render_svg, render_text
 
     codes: list[int] = []

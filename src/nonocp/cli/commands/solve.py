@@ -44,6 +44,7 @@ from nonocp.cli.options import (
     BackendOpt,
     CellSizeOpt,
     ColorOpt,
+    CompactOpt,
     ForceOpt,
     FromOpt,
     OutputOpt,
@@ -51,6 +52,7 @@ from nonocp.cli.options import (
     PuzzlesArg,
     TimeoutOpt,
     console,
+    fit_text_grids,
     format_option,
     max_solutions_option,
     wants_color,
@@ -329,10 +331,12 @@ def solve_command(
     engine_options: EngineOpt = None,
     color: ColorOpt = "auto",
     cell_size: CellSizeOpt = 20,
+    compact: CompactOpt = False,
     force: ForceOpt = False,
     progress: ProgressOpt = True,
 ) -> None:
     """Solve every puzzle in the files."""
+    fit_text_grids(compact)
     from nonocp.engines import get_backend
     from nonocp.engines.solve import solve
 
