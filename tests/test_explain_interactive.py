@@ -105,14 +105,57 @@ def test_candidates_show_on_a_colour_puzzle_and_guesses():
         t.read_until(r"q quit")
         t.type("n")
         screen = t.read_until(r"q quit")
-        # undecided colour cells list their candidates (background `.` and colour symbols)
-        assert re.search(r"\.[a-z]{2,}", screen)
+        # undecided colour cells say how many colours they may still be (`3?`), or their two candidates
+        assert re.search(r"\b[3-9]\?", screen)
+        assert not re.search(r"[.a-z]{3,}", grid_part(screen))  # no cell over 2 characters wide (it was 7)
+        rows = [line.split(" | ", 1)[1] for line in grid_part(screen).splitlines() if " | " in line]
+        assert len(rows) == 7 and max(map(len, rows)) <= 12 * 3  # 12 cells of at most 2, each with its mark
         t.type("g r1c1 zz")
         screen = t.read_until(r"q quit")
         assert "No colour 'zz'." in screen
         t.type("x")
         screen = t.read_until(r"q quit")
         assert "Unknown command 'x'" in screen
+    finally:
+        t.type("q")
+        assert t.close() == 0
+
+
+def grid_part(screen: str) -> str:
+    """The last grid drawn on the screen (its rows hold ` | `), without the words under it."""
+    lines = screen.splitlines()
+    last = max(i for i, line in enumerate(lines) if " | " in line)
+    first = last
+    while first > 0 and " | " in lines[first - 1]:
+        first -= 1
+    return "\n".join(lines[first:last + 1])
+
+
+def steps_shown(screen: str) -> int:
+    return int(re.findall(r"(\d+) steps · pass", screen)[-1])
+
+
+def test_back_takes_back_the_whole_line_just_examined():
+    t = Terminal("explain", str(PUZZLES / "heart.non"), "--interactive")
+    try:
+        t.read_until(r"q quit")
+        t.type("")
+        before = t.read_until(r"q quit")
+        assert steps_shown(before) == 1
+        t.type("c5")  # column 5 [6]: the overlap, then what row 2's cell leaves: more than one step
+        examined = t.read_until(r"q quit")
+        taken = steps_shown(examined) - 1
+        # the last six steps are listed: every one of them column 5's
+        assert taken >= 2 and len(re.findall(r"Step \d+: Column 5 \[", examined)) == min(taken, 6), examined
+        t.type("b")
+        back = t.read_until(r"q quit")
+        assert steps_shown(back) == 1, back  # every step of column 5 went, row 2's first step stayed
+        assert f"Took back steps 2 to {1 + taken} (what 'c5' did)." in back
+        assert grid_part(back) == grid_part(before).replace("*", " ")  # the same cells (no step marked now)
+        t.type("b")
+        assert "Took back step 1 (what 'n' did)." in t.read_until(r"q quit")
+        t.type("b")
+        assert "Nothing to take back." in t.read_until(r"q quit")
     finally:
         t.type("q")
         assert t.close() == 0

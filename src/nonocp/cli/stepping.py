@@ -3,7 +3,7 @@
 Each round draws the grid (undecided cells show the colours still possible), the last steps in words and
 the commands, then reads one command line:
 
-    Enter, n, next      the engine's next step            b, back     take back the last step
+    Enter, n, next      the engine's next step            b, back     take back what the last command did
     r3, c7              examine row 3 / column 7          a, all      all remaining cells at once
     g r3c4 x, guess ... assume colour x in r3c4          q, quit     leave (end of input too)
 
@@ -24,8 +24,7 @@ from nonocp.render.partial import PartialText
 from nonocp.render.steps_terminal import partial_rich
 from nonocp.render.steps_text import step_text
 
-HELP = ("Enter/n next · b back · r3 or c7 examine a line · a all remaining cells · g r3c4 x guess · "
-        "q quit")
+HELP = "Enter/n next · b back · r3/c7 examine a line · a all remaining cells · g r3c4 x guess · q quit"
 
 NOTES = {
     "finished": "Finished: every solution has been found.",
@@ -50,8 +49,39 @@ def _symbol_index(puzzle: Puzzle, symbol: str) -> int | None:
     return None
 
 
-def _act(stepper: Stepper, command: str) -> tuple[list[Step], str]:
-    """Run one command; returns (steps taken, message). Raises StopIteration on quit."""
+def _act(stepper: Stepper, command: str, history: list[tuple[int, str]] | None = None) -> tuple[list[Step], str]:
+    """Run one command; returns (steps taken, message). Raises StopIteration on quit. `history` holds, for
+    each command that took steps, (how many steps there were before it, the command), so that `b` takes
+    back everything the last one did (every step of a line examined), not one step."""
+    history = [] if history is None else history
+    cmd = command.strip().lower()
+    if cmd in ("b", "back"):
+        return _back(stepper, history)
+    before = len(stepper.steps)
+    steps, message = _run_command(stepper, command)
+    if len(stepper.steps) > before:
+        history.append((before, command.strip() or "n"))
+    return steps, message
+
+
+def _back(stepper: Stepper, history: list[tuple[int, str]]) -> tuple[list[Step], str]:
+    target, what = history.pop() if history else (len(stepper.steps) - 1, "")
+    taken: list[Step] = []
+    while len(stepper.steps) > max(target, 0):
+        step = stepper.undo()
+        if step is None:
+            break
+        taken.append(step)
+    while history and history[-1][0] >= len(stepper.steps):  # commands whose steps went with these
+        history.pop()
+    if not taken:
+        return [], NOTES["nothing-to-undo"]
+    first, last = taken[-1].n, taken[0].n
+    steps = f"step {first}" if first == last else f"steps {first} to {last}"
+    return [], f"Took back {steps}" + (f" (what {what!r} did)." if what else ".")
+
+
+def _run_command(stepper: Stepper, command: str) -> tuple[list[Step], str]:
     p = stepper.puzzle
     cmd = command.strip().lower()
     if cmd in ("q", "quit", "exit"):
@@ -59,9 +89,6 @@ def _act(stepper: Stepper, command: str) -> tuple[list[Step], str]:
     if cmd in ("", "n", "next"):
         steps = stepper.step()
         return steps, NOTES.get(stepper.note or "", "") if not steps else ""
-    if cmd in ("b", "back"):
-        step = stepper.undo()
-        return [], NOTES["nothing-to-undo"] if step is None else f"Took back step {step.n}."
     if cmd in ("a", "all", "remaining"):
         steps = stepper.remaining_cells(REMAINING_LIMIT, REMAINING_SECONDS)
         return steps, NOTES.get(stepper.note or "", "")
@@ -91,6 +118,7 @@ def run(puzzle: Puzzle, console: Console, read: Callable[[], str]) -> None:
     stepper = Stepper(puzzle)
     drawer = PartialText(puzzle)
     last: list[Step] = []
+    history: list[tuple[int, str]] = []
     message = "The empty grid. Enter takes the engine's next step."
     name = puzzle.title or "untitled"
     while True:
@@ -103,7 +131,9 @@ def run(puzzle: Puzzle, console: Console, read: Callable[[], str]) -> None:
         sweep = stepper.steps[-1].pass_ if stepper.steps else 0
         console.print(f"{len(stepper.steps)} steps · pass {sweep} · {stepper.undecided} undecided · "
                       f"depth {stepper.depth} · "
-                      f"{found} solution{'s' if found != 1 else ''} found", markup=False, highlight=False)
+                      f"{found} solution{'s' if found != 1 else ''} found"
+                      + ("" if puzzle.palette.is_black_and_white else " · 3?: a cell 3 colours may still be"),
+                      markup=False, highlight=False)
         for s in last[-6:]:
             console.print(f"Step {s.n}: {step_text(s, puzzle)}", markup=False, highlight=False)
         if message:
@@ -114,6 +144,6 @@ def run(puzzle: Puzzle, console: Console, read: Callable[[], str]) -> None:
         except EOFError:
             return
         try:
-            last, message = _act(stepper, command)
+            last, message = _act(stepper, command, history)
         except StopIteration:
             return

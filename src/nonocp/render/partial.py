@@ -40,6 +40,17 @@ def cell_text(puzzle: Puzzle, mask: int) -> str:
     return "".join(cell_symbol(puzzle, k) for k in range(len(puzzle.palette)) if (mask >> k) & 1)
 
 
+def short_cell_text(puzzle: Puzzle, mask: int) -> str:
+    """cell_text in at most two characters, for a terminal grid that must stay narrow: a decided cell's symbol,
+    the two candidates of a cell that may be either (`.a`), else how many colours it may still be (`3?`;
+    `??` past 9)."""
+    text = cell_text(puzzle, mask)
+    if len(text) <= 2:
+        return text
+    n = bin(mask).count("1")
+    return f"{n}?" if n <= 9 else "??"
+
+
 class PartialText:
     """render_partial_text for many grids of one puzzle: the clue layout is worked out once."""
 

@@ -1,5 +1,6 @@
 """A partial grid on a terminal (rich): decided cells painted in their colour, undecided cells showing the
-colours still possible (`?` in black and white), the cells the last step changed underlined and bold.
+colours still possible in at most two characters (`?` in black and white, `.a` for two, `3?` for three),
+the cells the last step changed underlined and bold.
 The layout is PartialText's (render/partial.py), only painted; `explain --interactive` draws with it."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from rich.text import Text
 
 from nonocp.core.palette import contrast_color
 from nonocp.core.puzzle import Puzzle
-from nonocp.render.partial import PartialText
+from nonocp.render.partial import PartialText, short_cell_text
 
 
 def partial_rich(puzzle: Puzzle, masks: Sequence[int], changed: Collection[tuple[int, int]] = (),
@@ -18,7 +19,7 @@ def partial_rich(puzzle: Puzzle, masks: Sequence[int], changed: Collection[tuple
     drawer = drawer or PartialText(puzzle)
     palette = puzzle.palette
     W = puzzle.width
-    cells = [drawer.render_cell(m) for m in masks]
+    cells = [short_cell_text(puzzle, m) for m in masks]  # at most 2 characters: `3?` for 3 colours possible
     cw = max(max(len(t) for t in cells), drawer.clue_width)
     changed_set = set(changed)
     out = Text()
