@@ -64,6 +64,31 @@ class Design:
         """The same design (palette, title, margins, source, clue kind) painted as `grid`."""
         return Design(grid, self.palette, self.title, self.margin, self.source, self.clue_kind)
 
+    def filled_share(self) -> float:
+        """The share of cells that are not background (0 to 1)."""
+        return sum(v != 0 for row in self.grid.cells for v in row) / (self.width * self.height)
+
+    def trimmed(self) -> Design:
+        """The design without its empty border: the rows and columns at its edges that hold only background
+        (the same design when there are none; NonocpError when every cell is background). With count clues
+        the background is a colour like the others, so nothing is empty."""
+        if self.clue_kind == COUNTS:
+            return self
+        cells = self.grid.cells
+        rows = [r for r, row in enumerate(cells) if any(row)]
+        cols = [c for c in range(self.width) if any(row[c] for row in cells)]
+        if not rows or not cols:
+            raise NonocpError("the design is empty: every cell is background, nothing is left to trim to")
+        top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+        if (top, bottom, left, right) == (0, self.height, 0, self.width):
+            return self
+        grid = Grid(tuple(tuple(row[left:right]) for row in cells[top:bottom]))
+        margin = None if self.margin is None else tuple(
+            self.margin[r * self.width + c] for r in range(top, bottom) for c in range(left, right))
+        source = {**self.source, "trimmed": {"top": top, "bottom": self.height - bottom, "left": left,
+                                             "right": self.width - right}}
+        return Design(grid, self.palette, self.title, margin, source, self.clue_kind)
+
     def as_counts(self) -> Design:
         """The same picture as a count-clue design: the colours it uses, the background one of them
         (NonocpError when it has fewer than two)."""

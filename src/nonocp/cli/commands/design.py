@@ -68,6 +68,8 @@ ToOpt = Annotated[str | None, typer.Option("--to", metavar="FORMAT",
                                            help="Format of --output (default: from its extension).")]
 PictureOutOpt = Annotated[str | None, typer.Option("--picture", metavar="FILE",
                                                    help="Draw the design before and after (.png or .svg).")]
+TrimOpt = Annotated[bool, typer.Option("--trim", help="Leave out the empty rows and columns at the picture's "
+                                                        "edges (after scaling to --width/--height).")]
 TitleOpt = Annotated[str | None, typer.Option("--title", metavar="TITLE",
                                               help="The puzzle's title (default: the file's name).")]
 SolutionsOpt = Annotated[int, max_solutions_option(what="Solutions the rating walks for guesses per solution")]
@@ -99,6 +101,14 @@ class Job:
     color: str
     cell: int
     clues: str | None = None
+    trim: bool = False
+
+
+# A black-and-white design with less than this share of its cells filled (or of them empty) has thrown the
+# picture away: a photo-like picture whose threshold kept only its brightest spots, or nothing but its frame.
+LOST_SHARE = 0.05
+# A colour count is suggested when its design fills between these shares of the cells.
+KEPT_SHARES = (0.12, 0.88)
 
 
 def design_command(
@@ -123,6 +133,7 @@ def design_command(
     color: ColorOpt = "auto",
     force: ForceOpt = False,
     clues: CluesOpt = None,
+    trim: TrimOpt = False,
     progress: ProgressOpt = True,
 ) -> None:
     """Make a puzzle from a picture: verdict, ambiguous cells, difficulty; --make-unique fixes it."""
@@ -137,7 +148,7 @@ def design_command(
             outputs.claim(picture_out, "--picture")
         job = Job(picture, width, height, colors, threshold, background, make_unique or max_difficulty is not None,
                   max_difficulty, output, _output_format(output, to_fmt), picture_out, from_fmt, title,
-                  solutions_limit(max_solutions), timeout, fmt, color, cell_size, clues)
+                  solutions_limit(max_solutions), timeout, fmt, color, cell_size, clues, trim)
         _picture_format(picture_out)
         with Progress(progress) as working:
             code = run(job, outputs, working)
@@ -172,6 +183,28 @@ def _check_output_holds(job: Job, kind: str) -> None:
          f"(or choose --clues {other})")
 
 
+def _warn_if_lost(job: Job, design: Any, from_image: Any) -> None:
+    """One line on stderr when a black-and-white threshold threw the picture away (nearly every cell empty,
+    or nearly every one filled), with a colour count that keeps it, tried on the same picture."""
+    if job.colors != 1 or design.source.get("kind") != "image":
+        return
+    share = design.filled_share()
+    if LOST_SHARE <= share <= 1 - LOST_SHARE:
+        return
+    source = design.source
+    how = "asked" if source.get("threshold_from") == "asked" else "Otsu's"
+    said = (f"nonocp: warning: {job.picture}: black and white at threshold {source.get('threshold')} ({how}) "
+            f"fills {share:.0%} of the cells: most of the picture is lost")
+    for k in (2, 3, 4):
+        other = from_image(job.picture, width=job.width, height=job.height, colors=k, background=job.background,
+                           title=job.title, fmt=job.from_fmt)
+        kept = other.filled_share()
+        if KEPT_SHARES[0] <= kept <= KEPT_SHARES[1]:
+            typer.echo(f"{said}; --colors {k} keeps it ({kept:.0%} of the cells filled)", err=True)
+            return
+    typer.echo(f"{said}; try --threshold LEVEL (0-255) or --colors 2 to 4", err=True)
+
+
 def _picture_format(path: str | None) -> str | None:
     if path is None:
         return None
@@ -187,6 +220,7 @@ def run(job: Job, outputs: Any, working: Progress | None = None) -> int:
     import dataclasses
     import time
 
+    from nonocp.core.errors import NonocpError
     from nonocp.design import EnginesDisagree, analyse, from_image, make_unique
 
     deadline = None if job.timeout is None else time.monotonic() + job.timeout
@@ -198,6 +232,12 @@ def run(job: Job, outputs: Any, working: Progress | None = None) -> int:
     say(f"reading {job.picture}")
     design = from_image(job.picture, width=job.width, height=job.height, colors=job.colors,
                         threshold=job.threshold, background=job.background, title=job.title, fmt=job.from_fmt)
+    _warn_if_lost(job, design, from_image)
+    if job.trim:
+        try:
+            design = design.trimmed()
+        except NonocpError as e:
+            fail(f"{job.picture}: {e}")
     if job.clues == "counts":
         design = design.as_counts()
     elif job.clues == "runs" and design.clue_kind != "runs":
@@ -297,8 +337,11 @@ def _text(job: Job, design, report, result, after) -> None:
     size = src.get("image_size")
     unit = "pixels" if src.get("kind") == "image" else "cells"
     origin = f" ({size[0]}x{size[1]} {unit})" if size else ""
+    cut = src.get("trimmed")
+    trimmed = "" if not cut else ", trimmed: " + ", ".join(
+        f"{n} {side}" for side, n in cut.items() if n) + " empty rows/columns left out"
     say(f"picture: {job.picture}{origin} -> {design.width}x{design.height} cells "
-        f"({src.get('size_from', 'as given')})")
+        f"({src.get('size_from', 'as given')}{trimmed})")
     say(f"colours: {_colours_line(design)}")
     if report.verdict == "unique":
         say("verdict: unique: the picture is the only solution")
