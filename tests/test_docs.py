@@ -8,7 +8,11 @@ The conventions (docs/development.md, "Examples in the docs"):
   it is a comment for the reader), a line ending with `...` for any line that starts with what comes before.
   `# exit N` at the end of the `$` line: the exit code must be N (else it is not checked).
 - `nonocp ARGS` in a ```sh block (a command to type, without its output) is parsed by the real command line:
-  every option and value must be accepted, nothing runs.
+  every option and value must be accepted; and each line of a ```sh block runs through the shell, from the
+  same scratch folder, and must succeed (exit 0, or as its `# exit N` says; a line ending in `echo $?` must
+  print the code its comment starts with), unless NOT_RUN says why it cannot run here.
+- `<!-- output of: nonocp ARGS -->` just before a plain fenced block: the block is what that command prints
+  (matched as a `$` example is), for output shown apart from its command (the README's first one).
 """
 
 from __future__ import annotations
@@ -96,6 +100,59 @@ def typed_commands() -> list[tuple[str, list[str]]]:
     return out
 
 
+OUTPUT_OF = re.compile(r"<!-- output of: (nonocp [^\n]*?) -->\n```\n(.*?)^```", re.S | re.M)
+
+
+def shown_outputs() -> list[Example]:
+    """Each `<!-- output of: nonocp ARGS -->` block, as an Example of that command."""
+    out = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for m in OUTPUT_OF.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(Example(str(page.relative_to(ROOT)), line, shlex.split(m.group(1))[1:],
+                               m.group(2).splitlines(), None))
+    return out
+
+
+# Lines of ```sh blocks that are not run here, by what they start with, and why.
+NOT_RUN = {
+    "python3 -m venv": "sets up a machine: .ci/run does it on a fresh one",
+    ".venv/bin/python -m pytest": "the test suite itself",
+    ".venv/bin/dask": "starts a Dask scheduler or worker (tests/test_cluster.py starts its own)",
+    "nonocp bench archive/": "archive/ stands for the reader's folder of puzzles (tests/test_bench.py resumes)",
+    "nonocp check new-puzzles/": "new-puzzles/ and the cluster stand for the reader's (tests/test_cluster.py)",
+    "nonocp serve": "starts a server that runs until stopped (tests/test_web_*.py)",
+    "curl ": "asks a running server (tests/test_web_api.py asks the same)",
+    "http://127.0.0.1": "the rest of a curl command",
+    "'http://127.0.0.1": "the rest of a curl command",
+}
+NOT_RUN_WITH = {"--interactive": "needs a person at a terminal (tests/test_explain_interactive.py)"}
+
+
+def shell_lines() -> list[tuple[str, str]]:
+    """(where, line) for each line of a ```sh block that runs here (continuation lines joined)."""
+    out = []
+    for page in PAGES:
+        name = str(page.relative_to(ROOT))
+        for lang, first, lines in _blocks(page):
+            if lang != "sh":
+                continue
+            joined: list[tuple[int, str]] = []
+            for i, line in enumerate(lines):
+                if joined and joined[-1][1].endswith("\\"):
+                    joined[-1] = (joined[-1][0], joined[-1][1][:-1] + " " + line.strip())
+                else:
+                    joined.append((first + i, line))
+            for number, line in joined:
+                command = line.strip()
+                if not command or any(command.startswith(s) for s in NOT_RUN) or \
+                        any(word in command.split("#", 1)[0] for word in NOT_RUN_WITH):
+                    continue
+                out.append((f"{name}:{number}", command))
+    return out
+
+
 def normalise(text: str) -> str:
     return TIMING.sub("T", text)
 
@@ -144,6 +201,40 @@ def test_an_example_prints_what_the_docs_say(example: Example, tmp_path):
         assert p.returncode == example.exit, f"{example}: exit {p.returncode}, the docs say {example.exit}"
     assert matches(example.expected, printed), (
         f"{example} says:\n" + "\n".join(example.expected) + "\n\nit printed:\n" + "\n".join(printed))
+
+
+@pytest.mark.parametrize("example", shown_outputs(), ids=str)
+def test_an_output_shown_apart_from_its_command_is_what_it_prints(example: Example, tmp_path):
+    test_an_example_prints_what_the_docs_say(example, tmp_path)
+
+
+@pytest.mark.parametrize("where,line", shell_lines(), ids=[w for w, _ in shell_lines()])
+def test_a_shell_example_runs(where, line, tmp_path):
+    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
+    bin_dir = str(Path(sys.executable).parent)  # `nonocp` is this environment's
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb",
+           "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    p = subprocess.run(["bash", "-o", "pipefail", "-c", line], capture_output=True, text=True, cwd=tmp_path,
+                       env=env, stdin=subprocess.DEVNULL)
+    assert "Traceback" not in p.stderr, f"{where}: {line}\n{p.stderr}"
+    code = EXIT.search(line)
+    assert p.returncode == (int(code.group(1)) if code else 0), f"{where}: {line}: exit {p.returncode}\n{p.stderr}"
+    if "echo $?" in line:  # `...; echo $?      # 1: no solution`: the code printed is the comment's
+        said = re.search(r"#\s*(\d+)", line.split("echo $?", 1)[1])
+        assert said and p.stdout.splitlines()[-1] == said.group(1), f"{where}: printed {p.stdout[-200:]!r}"
+
+
+def test_every_shell_line_runs_or_says_why_not():
+    run = {line for _, line in shell_lines()}
+    for page in PAGES:
+        for lang, first, lines in _blocks(page):
+            for i, line in enumerate(lines):
+                command = line.strip()
+                if lang != "sh" or not command or command in run or lines[i - 1].rstrip().endswith("\\"):
+                    continue
+                assert any(command.startswith(s) for s in NOT_RUN) or any(w in command for w in NOT_RUN_WITH), \
+                    f"{page.name}:{first + i}: {command}"
+    assert len(run) >= 15 and len(shown_outputs()) >= 1
 
 
 @pytest.mark.parametrize("where,args", typed_commands(), ids=[w for w, _ in typed_commands()])

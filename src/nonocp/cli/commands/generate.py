@@ -133,8 +133,8 @@ def generate_command(
                 typer.echo(json.dumps({"file": path, **found.as_dict()}, ensure_ascii=False))
             else:
                 tried = f", {found.attempts} pictures tried" if found.attempts > 1 else ""
-                typer.echo(f"{path}: {found.difficulty}, {found.changes} cells changed{tried}, "
-                           f"{found.seconds:.2f} s")
+                cells = "1 cell" if found.changes == 1 else f"{found.changes} cells"
+                typer.echo(f"{path}: {found.difficulty}, {cells} changed{tried}, {found.seconds:.2f} s")
 
         working = Progress(progress)
 
