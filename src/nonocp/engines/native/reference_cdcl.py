@@ -25,7 +25,8 @@ the order the lines were queued: a line waits while its other cells change and i
 Learned clauses are disjunctions of positive literals p(v) ("one of these cells has that colour"), the
 negation of a set of removals that together lead to a contradiction. They are found by the usual first-UIP
 analysis, minimized (a removal whose reason lies within the clause is dropped), watched with two watched
-literals, and most are forgotten again when there are many (the ones spanning the most decision levels go
+literals (each watch keeps a blocker: a literal of the clause whose truth shows the clause satisfied without
+reading it), and most are forgotten again when there are many (the ones spanning the most decision levels go
 first). Decisions take the cell with the highest activity (bumped when it takes part in a conflict, seeded
 from root probing's branch scores) and keep its preferred colour when the driver gave one (`prefer`: the
 beliefs of belief.py), else its colour on the longest trail so far (target phases, forgotten every few
@@ -106,7 +107,9 @@ class Cdcl:
         # them all); every line once at the start, so that each is at a fixpoint of this search's own state
         self.queue: deque[int] = deque(range(core.nlines))
         self.inq = bytearray(b"\x01" * core.nlines)
-        self.watches: list[list[list[int]]] = [[] for _ in range(ncells * ncol)]
+        # per literal: (clause, blocker) watches; the blocker, a literal of the clause (the other watched one when the
+        # watch was made), shows the clause satisfied without reading it
+        self.watches: list[list[tuple[list[int], int]]] = [[] for _ in range(ncells * ncol)]
         self.learned: list[tuple[int, list[int]]] = []  # (LBD, clause), may be forgotten
         self.activity = [0.0] * ncells
         self.inc = 1.0
@@ -251,24 +254,28 @@ class Cdcl:
         n = len(ws)
         i = 0
         while i < n:
-            cl = ws[i]
+            watch = ws[i]
             i += 1
+            cl, b = watch
+            if alive[b] and cnt[b // ncol] == 1:  # satisfied by the blocker: the clause is not read
+                keep.append(watch)
+                continue
             if not cl:  # forgotten clause: drop the watch
                 continue
             if cl[0] == v:
                 cl[0], cl[1] = cl[1], v
             other = cl[0]
             if alive[other] and cnt[other // ncol] == 1:  # satisfied
-                keep.append(cl)
+                keep.append((cl, other))
                 continue
             for j in range(2, len(cl)):
                 w = cl[j]
                 if alive[w]:
                     cl[1], cl[j] = w, v
-                    watches[w].append(cl)
+                    watches[w].append((cl, other))
                     break
             else:
-                keep.append(cl)
+                keep.append((cl, other))
                 if not alive[other]:  # every literal false: conflict
                     keep.extend(ws[i:])
                     self.conflict_line = -1
@@ -501,8 +508,8 @@ class Cdcl:
         clause[1] must be the literal falsified last (the highest level), as the watch scheme needs.
         `lbd` None marks a clause that must never be forgotten (a blocked solution)."""
         if len(clause) >= 2:
-            self.watches[clause[0]].append(clause)
-            self.watches[clause[1]].append(clause)
+            self.watches[clause[0]].append((clause, clause[1]))
+            self.watches[clause[1]].append((clause, clause[0]))
             if lbd is not None:
                 self.learned.append((lbd, clause))
         why = tuple(clause[1:])

@@ -21,8 +21,15 @@ typedef struct {
     int lit[];
 } Clause;
 
+/* A watch: the clause, and a literal of it (the other watched one when the watch was made) whose truth shows the
+ * clause satisfied without reading the clause (a blocker) */
 typedef struct {
-    Clause **a;
+    Clause *cl;
+    int blocker;
+} Watch;
+
+typedef struct {
+    Watch *a;
     int n, cap;
 } Watches;
 
@@ -153,7 +160,7 @@ void cdcl_free(Cdcl *d, int nvars, int nlines) {
     if (d->watches) { /* every clause of two or more literals sits in exactly `refs` watch lists */
         for (int v = 0; v < nvars; v++) {
             Watches *w = &d->watches[v];
-            for (int j = 0; j < w->n; j++) clause_release(w->a[j]);
+            for (int j = 0; j < w->n; j++) clause_release(w->a[j].cl);
             PyMem_Free(w->a);
         }
         PyMem_Free(d->watches);
@@ -235,15 +242,16 @@ int cdcl_counters(Cdcl *d, PyObject *dict) {
     return 0;
 }
 
-static int watch_push(Watches *w, Clause *cl) {
+static int watch_push(Watches *w, Clause *cl, int blocker) {
     if (w->n == w->cap) {
         int cap = w->cap ? 2 * w->cap : 4;
-        Clause **a = PyMem_Realloc(w->a, sizeof(Clause *) * cap);
+        Watch *a = PyMem_Realloc(w->a, sizeof(Watch) * cap);
         if (!a) return 0;
         w->a = a;
         w->cap = cap;
     }
-    w->a[w->n++] = cl;
+    w->a[w->n].cl = cl;
+    w->a[w->n++].blocker = blocker;
     return 1;
 }
 
@@ -660,10 +668,16 @@ static int assert_first(Core *c, Cdcl *d, const int *lits, int n) {
 /* reference_cdcl.py: _visit_watches. 0, 1 with a conflict in d->confl (*nconf), -1 on no memory */
 static int visit(Core *c, Cdcl *d, int v, int *nconf) {
     Watches *wl = &d->watches[v];
-    Clause **ws = wl->a;
+    Watch *ws = wl->a;
     int n = wl->n, i = 0, j = 0;
     while (i < n) {
-        Clause *cl = ws[i++];
+        Watch wt = ws[i++];
+        int b = wt.blocker;
+        if (d->alive[b] && d->cnt[d->vcell[b]] == 1) { /* satisfied by the blocker: the clause is not read */
+            ws[j++] = wt;
+            continue;
+        }
+        Clause *cl = wt.cl;
         if (cl->deleted) { /* forgotten clause: drop the watch */
             clause_release(cl);
             continue;
@@ -675,7 +689,8 @@ static int visit(Core *c, Cdcl *d, int v, int *nconf) {
         }
         int other = lit[0];
         if (d->alive[other] && d->cnt[d->vcell[other]] == 1) { /* satisfied */
-            ws[j++] = cl;
+            ws[j].cl = cl;
+            ws[j++].blocker = other;
             continue;
         }
         int moved = 0;
@@ -684,7 +699,7 @@ static int visit(Core *c, Cdcl *d, int v, int *nconf) {
             if (d->alive[w]) {
                 lit[1] = w;
                 lit[x] = v;
-                if (!watch_push(&d->watches[w], cl)) {
+                if (!watch_push(&d->watches[w], cl, other)) {
                     while (i < n) ws[j++] = ws[i++];
                     wl->n = j;
                     PyErr_NoMemory();
@@ -695,7 +710,8 @@ static int visit(Core *c, Cdcl *d, int v, int *nconf) {
             }
         }
         if (moved) continue;
-        ws[j++] = cl;
+        ws[j].cl = cl;
+        ws[j++].blocker = other;
         if (!d->alive[other]) { /* every literal false: conflict */
             while (i < n) ws[j++] = ws[i++];
             wl->n = j;
@@ -859,11 +875,11 @@ static int add_clause(Core *c, Cdcl *d, const int *lits, int size, int lbd) {
         cl->refs = 2;
         cl->deleted = 0;
         memcpy(cl->lit, lits, sizeof(int) * size);
-        if (!watch_push(&d->watches[lits[0]], cl)) {
+        if (!watch_push(&d->watches[lits[0]], cl, lits[1])) {
             PyMem_Free(cl);
             return 0;
         }
-        if (!watch_push(&d->watches[lits[1]], cl)) {
+        if (!watch_push(&d->watches[lits[1]], cl, lits[0])) {
             d->watches[lits[0]].n--;
             PyMem_Free(cl);
             return 0;
