@@ -1,11 +1,12 @@
 """The workbench's Play mode, and the layout and accessibility of every mode, in a real browser (Playwright
 driving Debian's Chromium against `nonocp serve`, as tests/test_web_browser.py does).
 
-What a player does: solve a 15x15 puzzle by pressing only Hint and following each hint, make a mistake
-that Check and Hint point at, undo and redo 50 actions, reload and open a play link in a new page and
-find the progress again, play on a phone-sized screen and zoom a big puzzle's clues to a readable size.
-Also the Design mode's stroke (no shift mid-stroke), undo and make-unique, the Step mode's guess marks,
-and axe-core (from npm, injected by the test) on every mode. Screenshots go to $NONOCP_SCREENSHOTS.
+What a player does: solve an 8x8 puzzle (a 15x15 in the full run) by pressing only Hint and following
+each hint, make a mistake that Check and Hint point at, undo and redo 50 actions, reload and open a play
+link in a new page and find the progress again, play on a phone-sized screen and zoom a big puzzle's
+clues to a readable size. Also the Design mode's stroke (no shift mid-stroke), undo and make-unique, the
+Step mode's guess marks, and axe-core (from npm, injected by the test) on every mode. Screenshots go to
+$NONOCP_SCREENSHOTS.
 """
 
 from __future__ import annotations
@@ -124,8 +125,11 @@ def ask(pg, what: str) -> None:
     pg.wait_for_function(f"() => (document.getElementById('play-info').dataset.answers || '0') !== '{before}'")
 
 
-def test_a_15x15_puzzle_played_to_the_end_with_hints_alone(page, shots):
-    puzzle = unique_puzzle()
+# A whole game is one request per hint (121 of them for the 15x15: 16 s): the quick run plays an 8x8 to
+# the end the same way, the full run the 15x15 as well.
+@pytest.mark.parametrize("size", [8, pytest.param(15, marks=pytest.mark.slow)], ids=["8x8", "15x15"])
+def test_a_puzzle_played_to_the_end_with_hints_alone(page, shots, size):
+    puzzle = unique_puzzle(size)
     goal = [v for row in puzzle.meta.goal.cells for v in row]
     open_text(page, dumps(puzzle, "non"))
     w = puzzle.width
@@ -143,7 +147,7 @@ def test_a_15x15_puzzle_played_to_the_end_with_hints_alone(page, shots):
             click_cell(page, r, c, "left" if v else "right")
         hints += 1
         if hints == 3:
-            page.screenshot(path=str(shots / "play-hint-desk.png"))
+            page.screenshot(path=str(shots / f"play-hint-desk-{size}.png"))
         assert hints < 400
     assert "Solved in" in page.inner_text("#play-info")
     filled = [1 if v > 0 else 0 for v in cells(page)]
@@ -151,16 +155,18 @@ def test_a_15x15_puzzle_played_to_the_end_with_hints_alone(page, shots):
     assert page.get_attribute("#panel-play", "data-complete") == "true"
     # every clue is greyed out once the grid is complete
     assert page.locator("svg.board .blk").count() == page.locator("svg.board .blk.done").count()
-    page.screenshot(path=str(shots / "play-solved-desk.png"))
+    page.screenshot(path=str(shots / f"play-solved-desk-{size}.png"))
 
 
-def test_a_colour_puzzle_played_to_the_end_with_hints_choosing_colours_by_key(page):
-    open_shipped(page, "fish.non")
+# rainbow: 12x7 in five colours (6 s); fish, 14x10 in four, in the full run (10 s)
+@pytest.mark.parametrize("name", ["rainbow.non", pytest.param("fish.non", marks=pytest.mark.slow)])
+def test_a_colour_puzzle_played_to_the_end_with_hints_choosing_colours_by_key(page, name):
+    open_shipped(page, name)
     go(page, "play")
-    fish = load(str(PUZZLES / "fish.non"))[0]
-    goal = [v for row in fish.meta.goal.cells for v in row]
-    assert page.locator("#play-colours .swatch").count() == len(fish.palette) - 1
-    w = fish.width
+    puzzle = load(str(PUZZLES / name))[0]
+    goal = [v for row in puzzle.meta.goal.cells for v in row]
+    assert page.locator("#play-colours .swatch").count() == len(puzzle.palette) - 1
+    w = puzzle.width
     for _ in range(200):
         if page.get_attribute("#play-info", "data-solved") is not None:
             break
