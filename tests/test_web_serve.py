@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -88,8 +90,18 @@ def permutations(n: int) -> dict:
     return {"rows": line, "columns": line}
 
 
+@pytest.fixture
+def short_tmp():
+    """A folder with a short path: the server's fork server puts its socket in TMPDIR, and a socket's path
+    stops at 107 bytes (pytest's tmp_path under a parallel run is longer)."""
+    folder = tempfile.mkdtemp(prefix="nonocp-")
+    yield Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc to find the server's processes")
-def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running(tmp_path):
+def test_serve_answers_and_ctrl_c_stops_it_with_a_solve_running(short_tmp):
+    tmp_path = short_tmp
     # the server runs in an empty folder with its own temporary folder: afterwards, nothing the user sent
     # may be found in either
     tmp = tmp_path / "tmp"
