@@ -118,3 +118,23 @@ def test_api_matches_the_cli_on_a_shipped_puzzle(tmp_path):
     nonocp.dump(heart, str(path))
     assert nonocp.load(str(path))[0].rows == heart.rows
     assert os.path.getsize(path) > 0
+
+
+def test_the_default_engines_are_the_registrys(monkeypatch):
+    """solve(), solutions() and backbone() without an engine use the one the registry names as the default
+    (nonocp.engines.DEFAULT_BACKEND, QUERY_BACKEND): change it there and they follow."""
+    import nonocp.analysis.backbone as backbone_module
+    import nonocp.engines as engines
+
+    p = Puzzle(rows=[[1], [1, 1]], cols=[[1], [0], [2]])
+    assert nonocp.solve(p).backend == engines.DEFAULT_BACKEND == "auto"
+    monkeypatch.setattr(engines, "DEFAULT_BACKEND", "cpsat")
+    assert nonocp.solve(p).backend == "cpsat"
+    with nonocp.solutions(p) as stream:
+        next(stream)
+    assert stream.result.backend == "cpsat"
+    asked = []
+    monkeypatch.setattr(engines, "QUERY_BACKEND", "sat")
+    monkeypatch.setattr(backbone_module, "find_backbone", lambda puzzle, backend, **kw: asked.append(backend))
+    nonocp.backbone(p)
+    assert asked == ["sat"]

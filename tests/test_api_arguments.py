@@ -69,7 +69,7 @@ def test_unknown_keywords_are_refused_with_the_accepted_names():
     lambda: nonocp.solve(small(), timeout=True),
     lambda: nonocp.solve(small(), max_solutions="all"),
     lambda: nonocp.solve(small(), max_solutions=2.0),
-    lambda: nonocp.solve(small(), backend=None),
+    lambda: nonocp.solve(small(), backend=3),
     lambda: nonocp.solve(small(), seed="x"),
     lambda: nonocp.solve(small(), workers=1.5),
     lambda: nonocp.solve(small(), progress=3),

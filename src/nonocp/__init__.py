@@ -94,7 +94,7 @@ _SOLVE_WORDS = ("backend", "max_solutions", "timeout", "fixed", "seed", "workers
 
 def solve(
     puzzle: Puzzle,
-    backend: str = "auto",
+    backend: str | None = None,
     *,
     max_solutions: int | None = 2,
     timeout: float | None = None,
@@ -109,7 +109,8 @@ def solve(
     """Solve `puzzle` with an engine and say whether the solution is unique (as `nonocp solve`).
 
     The names and defaults are the command line's. `backend`: an engine from `nonocp backends` (`auto`,
-    `native`, `cpsat`, `sat`, or a variant as `sat:glucose4`). The engine looks for up to `max_solutions`
+    `native`, `cpsat`, `sat`, or a variant as `sat:glucose4`); None is the command's default engine
+    (`nonocp.engines.DEFAULT_BACKEND`, `auto`). The engine looks for up to `max_solutions`
     solutions (2 tells unique from multiple; None lists them all: for many, iterate `solutions()` instead)
     within `timeout` seconds (None or 0: no limit; `time_limit` is another name for it).
 
@@ -140,8 +141,8 @@ def solve(
     from nonocp.api.checks import seconds
     from nonocp.engines.solve import solve as _solve
 
-    puzzle, options = _search_arguments("solve", puzzle, backend, max_solutions, fixed, seed, workers, cancel,
-                                        engine_options)
+    puzzle, backend, options = _search_arguments("solve", puzzle, backend, max_solutions, fixed, seed, workers,
+                                                 cancel, engine_options)
     limit = seconds(timeout, time_limit, "solve")
     result = _solve(puzzle, backend, max_solutions=max_solutions, time_limit=limit,
                     progress=_with_clock(progress, "solve"), **options)
@@ -150,7 +151,7 @@ def solve(
 
 def solutions(
     puzzle: Puzzle,
-    backend: str = "auto",
+    backend: str | None = None,
     *,
     max_solutions: int | None = None,
     timeout: float | None = None,
@@ -183,8 +184,8 @@ def solutions(
     from nonocp.api.stream import Solutions
     from nonocp.engines.solve import solve as _solve
 
-    puzzle, options = _search_arguments("solutions", puzzle, backend, max_solutions, fixed, seed, workers, cancel,
-                                        engine_options)
+    puzzle, backend, options = _search_arguments("solutions", puzzle, backend, max_solutions, fixed, seed, workers,
+                                                 cancel, engine_options)
     limit = seconds(timeout, time_limit, "solutions")
     user_cancel = options.pop("cancel")
 
@@ -196,21 +197,23 @@ def solutions(
 
 
 def _search_arguments(function: str, puzzle: Any, backend: Any, max_solutions: Any, fixed: Any, seed: Any,
-                      workers: Any, cancel: Any, engine_options: dict[str, Any]) -> tuple[Puzzle, dict[str, Any]]:
-    """solve()'s and solutions()' arguments checked (TypeError/ValueError naming what they take), as the
-    keywords of nonocp.engines.solve.solve."""
+                      workers: Any, cancel: Any,
+                      engine_options: dict[str, Any]) -> tuple[Puzzle, str, dict[str, Any]]:
+    """solve()'s and solutions()' arguments checked (TypeError/ValueError naming what they take): the puzzle,
+    the engine (None: the default engine) and the keywords of nonocp.engines.solve.solve."""
     from nonocp.api.checks import backend_arg, count_arg, engine_settings, puzzle_arg
     from nonocp.api.fixed import fixed_masks
     from nonocp.core.cancel import check_cancel
+    from nonocp.engines import DEFAULT_BACKEND
 
     puzzle = puzzle_arg(puzzle, function)
-    backend = backend_arg(backend, function)
+    backend = backend_arg(DEFAULT_BACKEND if backend is None else backend, function)
     count_arg(max_solutions, "max_solutions", function)
     count_arg(workers, "workers", function)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise TypeError(f"{function}(): seed must be a whole number or None, not {type(seed).__name__}")
     options = engine_settings(backend, engine_options, function, _SOLVE_WORDS)
-    return puzzle, {**options, "seed": seed, "workers": workers, "fixed": fixed_masks(fixed, puzzle, function),
+    return puzzle, backend, {**options, "seed": seed, "workers": workers, "fixed": fixed_masks(fixed, puzzle, function),
                     "cancel": check_cancel(cancel)}
 
 
@@ -280,9 +283,10 @@ def rate(puzzle: Puzzle, timeout: float | None = None, *, time_limit: float | No
     return _rate(puzzle_arg(puzzle, "rate"), seconds(timeout, time_limit, "rate"))
 
 
-def backbone(puzzle: Puzzle, backend: str = "native", *, timeout: float | None = None,
+def backbone(puzzle: Puzzle, backend: str | None = None, *, timeout: float | None = None,
              time_limit: float | None = None) -> Backbone:
-    """Which cells have the same colour in every solution (as `nonocp solve --backbone`).
+    """Which cells have the same colour in every solution (as `nonocp solve --backbone`), found by queries to
+    `backend` (None: the engine of small queries, `nonocp.engines.QUERY_BACKEND`, `native`).
 
     >>> from nonocp import Puzzle
     >>> bb = backbone(Puzzle.from_clues(rows=[[1], [1], [0]], cols=[[1], [1]]))
@@ -291,9 +295,10 @@ def backbone(puzzle: Puzzle, backend: str = "native", *, timeout: float | None =
     """
     from nonocp.analysis.backbone import find_backbone
     from nonocp.api.checks import backend_arg, puzzle_arg, seconds
+    from nonocp.engines import QUERY_BACKEND
 
     puzzle = puzzle_arg(puzzle, "backbone")
-    backend = backend_arg(backend, "backbone")
+    backend = backend_arg(QUERY_BACKEND if backend is None else backend, "backbone")
     return find_backbone(puzzle, backend, time_limit=seconds(timeout, time_limit, "backbone"))
 
 

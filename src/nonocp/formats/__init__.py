@@ -48,6 +48,7 @@ Writer = Callable[[Puzzle], str]
 BundleWriter = Callable[[Sequence[Puzzle]], str]
 BinaryReader = Callable[[bytes, str], list[Puzzle]]
 Sniffer = Callable[[str], bool]
+TEXT = "text/plain; charset=utf-8"  # the media type of a format that registers none
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,16 @@ class Format:
     binary_reader: BinaryReader | None = None  # formats that are bytes, not text (PBM images)
     sniff_bytes: Callable[[bytes], bool] | None = None
     clue_kinds: tuple[str, ...] = (RUNS,)  # the clue kinds its writer can hold (core/puzzle.py CLUE_KINDS)
+    media_type: str = TEXT  # what a file of it is sent as (the web page's exports)
 
     @property
     def readable(self) -> bool:
         return self.reader is not None or self.binary_reader is not None
+
+    @property
+    def round_trips(self) -> bool:
+        """A puzzle written to a file of it (named by its extension) reads back: a file to hand out."""
+        return self.readable and self.writer is not None and bool(self.extensions)
 
 
 FORMATS: dict[str, Format] = {}
@@ -84,6 +91,7 @@ def register(
     binary_reader: BinaryReader | str | None = None,
     sniff_bytes: Callable[[bytes], bool] | str | None = None,
     clue_kinds: Sequence[str] = (RUNS,),
+    media_type: str = TEXT,
 ) -> Format:
     """Add (or replace) a format. Sniffers are tried in registration order, so register specific ones first.
     With `module` (a module of nonocp.formats) its functions are given by name, imported on first use.
@@ -98,16 +106,17 @@ def register(
 
     exts = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in extensions)
     f = Format(name, exts, fn(reader), fn(writer), fn(bundle_writer), fn(sniff), description, fn(binary_reader),
-               fn(sniff_bytes), tuple(clue_kinds))
+               fn(sniff_bytes), tuple(clue_kinds), media_type)
     FORMATS[name] = f
     return f
 
 
 # Order matters for content sniffing: unmistakable formats first, the lenient .non reader last.
 register("xml", module="xml", extensions=(".xml", ".pbn"), reader="read_xml", writer="dumps_xml",
-         bundle_writer="dumps_xml_many", sniff="sniff", description="webpbn XML (multi-colour, <solution> as goal)")
+         bundle_writer="dumps_xml_many", sniff="sniff", media_type="application/xml",
+         description="webpbn XML (multi-colour, <solution> as goal)")
 register("json", module="json_format", extensions=(".json",), reader="read_json", writer="dumps_json",
-         bundle_writer="dumps_json_many", sniff="sniff", clue_kinds=(RUNS, COUNTS),
+         bundle_writer="dumps_json_many", sniff="sniff", clue_kinds=(RUNS, COUNTS), media_type="application/json",
          description="nonocp JSON (schema 1); count clues in their own JSON form (formats/counts.py)")
 register("counts", module="counts", extensions=(".counts",), reader="read_counts_text",
          writer="dumps_counts_text", sniff="sniff_text", clue_kinds=(COUNTS,),
@@ -348,7 +357,12 @@ def readable_formats() -> list[str]:
     return sorted(n for n, f in FORMATS.items() if f.readable)
 
 
+def file_formats() -> list[str]:
+    """The formats a puzzle can be handed out in, as a file that reads back (Format.round_trips)."""
+    return sorted(n for n, f in FORMATS.items() if f.round_trips)
+
+
 __all__ = [
-    "FORMATS", "Format", "detect", "dump", "dumps", "format_for_extension", "load", "loads", "readable_formats",
-    "register", "sniff", "writable_formats",
+    "FORMATS", "TEXT", "Format", "detect", "dump", "dumps", "file_formats", "format_for_extension", "load", "loads",
+    "readable_formats", "register", "sniff", "writable_formats",
 ]

@@ -24,7 +24,7 @@ from nonocp.web.config import Settings
 from nonocp.web.play import Solutions
 from nonocp.web.play import handle as play_handler
 from nonocp.web.puzzles import Catalogue
-from nonocp.web.reading import EXPORTS
+from nonocp.web.reading import exports
 from nonocp.web.workers import READ, SOLVE, Busy, Outcome, Workers
 
 JSON = "application/json"
@@ -146,7 +146,7 @@ class Api:
             "version": __version__,
             "engines": list(GENERAL),  # what the page offers (any registered engine is accepted)
             "default_engine": DEFAULT_BACKEND,
-            "formats": {"read": readable_formats(), "export": list(EXPORTS)},
+            "formats": {"read": readable_formats(), "export": list(exports())},
             "limits": {
                 "max_body": lim.max_body, "max_image": lim.max_image, "max_side": lim.max_side,
                 "max_cells": lim.max_cells, "max_colors": lim.max_colors, "max_solutions": lim.max_solutions,

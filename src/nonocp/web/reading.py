@@ -19,15 +19,17 @@ from nonocp.web import codec
 from nonocp.web.codec import ApiError
 from nonocp.web.config import Limits
 
-# what the page may export: format -> (media type, file extension)
-EXPORTS = {
-    "non": ("text/plain; charset=utf-8", ".non"),
-    "xml": ("application/xml", ".xml"),
-    "json": ("application/json", ".json"),
-    "counts": ("text/plain; charset=utf-8", ".counts"),  # count clues' text form (.non and xml hold runs only)
-    "svg": ("image/svg+xml", ".svg"),
-    "png": ("image/png", ".png"),
-}
+
+def exports() -> dict[str, tuple[str, str]]:
+    """What the page may export, format -> (media type, file extension): every puzzle file format that reads
+    back (nonocp.formats.file_formats), then every picture (nonocp.render.PICTURES)."""
+    from nonocp.formats import FORMATS, file_formats
+    from nonocp.render import PICTURES
+
+    files = {name: (FORMATS[name].media_type, FORMATS[name].extensions[0]) for name in file_formats()}
+    return files | {name: (p.media_type, p.extension) for name, p in PICTURES.items()}
+
+
 STEP_ACTIONS = ("start", "next", "back", "jump", "examine", "remaining")
 MAX_STEPS_PER_REQUEST = 2000  # a jump (or "next" with a count) takes at most this many steps at once
 
@@ -152,15 +154,16 @@ def export(data: bytes, limits: Limits) -> tuple[bytes, str, str]:
     body = codec.parse_json(data)
     puzzle = puzzle_of(body, limits)
     fmt = (codec.text_field(body, "format", 10) or "").lower()
-    if fmt not in EXPORTS:
-        raise ApiError(400, f"'format' must be one of {', '.join(EXPORTS)}")
+    offered = exports()
+    if fmt not in offered:
+        raise ApiError(400, f"'format' must be one of {', '.join(offered)}")
     grid = codec.grid_from_rows(body["grid"], puzzle) if body.get("grid") is not None else None
-    media, ext = EXPORTS[fmt]
+    media, ext = offered[fmt]
     out: str | bytes
-    if fmt in ("svg", "png"):
-        from nonocp.render import render_png, render_svg
+    from nonocp.render import PICTURES
 
-        out = (render_svg if fmt == "svg" else render_png)(puzzle, grid)
+    if fmt in PICTURES:
+        out = PICTURES[fmt].render(puzzle, grid)
     else:
         from nonocp.formats import dumps
 
