@@ -4,6 +4,7 @@ and a clock for the tests of the hard time limit."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -53,6 +54,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     selected_engines(config)  # an unknown --backend is a usage error before any test runs
+    # A run started as a background job ignores Ctrl-C (the shell's rule for jobs without job control), and
+    # every command a test starts would inherit that: the tests that send Ctrl-C to a command would wait for
+    # an answer that never comes. The commands get Python's usual Ctrl-C, as from a terminal.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def selected_engines(config: pytest.Config) -> list[str]:

@@ -24,8 +24,7 @@ from nonocp import load, solve
 from nonocp.core.grid import Grid
 from nonocp.core.puzzle import Puzzle, clues_of
 from nonocp.formats import dumps
-from test_web_browser import CHROMIUM, cell_center, launch_chromium, open_shipped, sync_api
-from test_web_serve import start
+from test_web_browser import CHROMIUM, cell_center, launch_chromium, open_shipped, start_page_server, sync_api
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable on PATH")
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,10 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def server():
-    proc, url, _ = start("--port", "0")
+    proc, url = start_page_server()
     yield url
     proc.send_signal(signal.SIGINT)
-    proc.wait(15)
+    proc.wait(60)
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,9 @@ from conftest import PUZZLES  # noqa: E402
 COMMAND = [sys.executable, "-m", "nonocp.cli", "serve"]
 
 
-def start(*args: str, cwd: Path | None = None, env: dict | None = None) -> tuple[subprocess.Popen, str, str]:
-    proc = subprocess.Popen([*COMMAND, *args], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+def start(*args: str, cwd: Path | None = None, env: dict | None = None,
+          command: list[str] = COMMAND) -> tuple[subprocess.Popen, str, str]:
+    proc = subprocess.Popen([*command, *args], stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
                             cwd=cwd, env=env)
     lines = []
     while True:
