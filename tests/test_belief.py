@@ -80,7 +80,9 @@ def test_the_engine_keeping_beliefs_from_the_start_counts_as_brute_force(case):
 
 def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
     """On a search that conflicts, the driver asks for beliefs once, at the first restart past BELIEFS_AFTER
-    conflicts, with the masks the search started from; `beliefs=false` never asks."""
+    conflicts, with the masks the search started from; `beliefs=false` never asks. Restarts every 64
+    conflicts a unit here, so that this puzzle restarts past the threshold of 100."""
+    from nonocp.engines.native import cdcl
     from nonocp.formats import load
 
     puzzle = load(str(corpus_path("nonogram-record", "question", "taai2011.txt")))[365]  # #366: restarts
@@ -93,6 +95,7 @@ def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
 
     monkeypatch.setattr(belief, "likely_colours", spy)
     monkeypatch.setattr(backend, "BELIEFS_AFTER", 100)
+    monkeypatch.setattr(cdcl, "RESTART_UNIT", 64)
     got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=2))
     assert got.stats["conflicts"] > 100 and len(calls) == 1
     assert len(calls[0]) == puzzle.width * puzzle.height
