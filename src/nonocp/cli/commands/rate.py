@@ -159,9 +159,12 @@ FILE_AT_LEAST = 12
 def table_lines(rows, width: int = 80, painted: bool = False) -> list[str]:
     """The folder's table in at most `width` columns where it can be (rich markup when `painted`): one space
     between columns, a rule under the header, the size as `WxH Nc` (`*` count clues). When the line is full
-    a title is cut with `...`, then left out under TITLE_AT_LEAST columns, then the depth column goes (the
-    JSON and the one-puzzle report have them all), and a file name is cut last. Unreadable files are listed
-    under the table, each with its reason."""
+    the depth column goes first (the JSON and the one-puzzle report have everything); then, when no puzzle
+    comes from a bundle, a title is cut with `...` and left out under TITLE_AT_LEAST columns (a bundle's
+    puzzle then keeps its title beside its file name, as far as it fits) before a file name is cut; when
+    every row comes from bundles (one file name, rows told apart by their titles) the file names are cut
+    first.
+    Unreadable files are listed under the table, each with its reason."""
     from rich.markup import escape
 
     styles = {"LINE": "green", "PROBE": "cyan", "BRANCH": "yellow", "MULTIPLE": "magenta", "NONE": "red",
@@ -169,7 +172,7 @@ def table_lines(rows, width: int = 80, painted: bool = False) -> list[str]:
     bundles = {name for name, i, *_ in rows if i > 1}
     cells = []
     for name, i, p, r, _error in rows:
-        short = name.rsplit("/", 1)[-1] + (f" #{i}" if name in bundles else "")
+        short = name.rsplit("/", 1)[-1] + (f" #{i}" if name in bundles else "")  # a bundle's rows: `file #i`
         if r is None or p is None:
             cells.append([short, "", "", "ERROR", *[""] * 6])
             continue
@@ -183,19 +186,34 @@ def table_lines(rows, width: int = 80, painted: bool = False) -> list[str]:
     def used(columns: list[int]) -> int:
         return sum(widths[k] for k in columns) + len(columns) - 1
 
-    # what gives way when the line is full: the title (cut, then left out), the depth column, the file name
-    title_room = width - used([k for k in show if k != 1]) - 1
-    if title_room < min(widths[1], TITLE_AT_LEAST):
-        show.remove(1)
-    else:
-        widths[1] = min(widths[1], title_room)
+    # what gives way when the line is full: the depth column; then, in a folder of files, the title (cut,
+    # then left out) before the file name; among a bundle's puzzles (one file name) the file name first
     if used(show) > width:
         show.remove(DEPTH)
+    member = [name in bundles for name, *_ in rows]
+    only_bundles = all(member)
+    if used(show) > width and not only_bundles:
+        title_room = width - used([k for k in show if k != 1]) - 1
+        if title_room < min(widths[1], TITLE_AT_LEAST):
+            show.remove(1)
+            for c, of_bundle in zip(cells, member, strict=True):  # titles beside the file name, as far as they fit
+                if of_bundle and c[1]:
+                    c[0] = f"{c[0]} {c[1]}"
+            widths[0] = min(max(len(c[0]) for c in cells), width - used(show[1:]) - 1)
+        else:
+            widths[1] = title_room
     if used(show) > width:
         widths[0] = max(FILE_AT_LEAST, widths[0] - (used(show) - width))
+    if used(show) > width and 1 in show:
+        widths[1] = max(TITLE_AT_LEAST, widths[1] - (used(show) - width))
 
     def fit(text: str, k: int) -> str:
-        text = text if len(text) <= widths[k] else text[: widths[k] - 3] + "..."
+        if len(text) > widths[k]:
+            head, mark, index = text.rpartition(" #")
+            if k == 0 and mark and index.isdigit():  # `bundle.nonpack #12`: cut the name, keep the number
+                text = head[: max(1, widths[k] - len(mark + index) - 3)] + "..." + mark + index
+            else:
+                text = text[: widths[k] - 3] + "..."
         return text.rjust(widths[k]) if k >= 4 else text.ljust(widths[k])
 
     def line(values: list[str], head: bool = False) -> str:
