@@ -16,10 +16,15 @@ The flood runs in a process of its own (its threads must not take the probe's in
 this process, asks GET /api/info on a new connection every 50 ms and times the answer. Reported:
 the probe's latency quantiles, the answers the flood got by status, the server's CPU (its process and
 its workers, from /proc; and the server process alone, its event loop, per request), and the load
-average. `--server-src DIR` runs the server from another source tree (a baseline:
-`git archive <commit> src | tar -x -C DIR`).
+average. `--server-src DIR` runs the server from another source tree too (a baseline:
+`git archive <commit> src | tar -x -C DIR`); `--plain-io` runs this tree once more on asyncio's event loop
+and h11's parser (uvloop and httptools hidden, as where they are not installed), and the baseline on them
+too (as it was installed before they were dependencies). `--background N` keeps N processes spinning in a
+session of their own beside each run (other people's work on the machine, scheduled apart from the server:
+a load of N more, the same for every server compared).
 
-    python benchmarks/bench_web_hostile.py [--seconds 30] [--server-src DIR] [--out FILE]
+    python benchmarks/bench_web_hostile.py [--seconds 30] [--server-src DIR] [--plain-io] [--background N]
+                                           [--out FILE]
 """
 
 from __future__ import annotations
@@ -111,10 +116,16 @@ def big_png(path: Path) -> None:
     img.save(path, optimize=True)
 
 
-def start_server(src: str | None) -> tuple[subprocess.Popen, str]:
+# a sitecustomize.py that hides uvloop and httptools from the server (uvicorn then takes asyncio and h11)
+PLAIN_IO = "import sys\nsys.modules['uvloop'] = sys.modules['httptools'] = None\n"
+
+
+def start_server(src: str | None, plain_io: str | None = None) -> tuple[subprocess.Popen, str]:
+    """The server from `src` (else this tree), with `plain_io` (a folder holding PLAIN_IO) first on its path."""
     env = dict(os.environ)
-    if src:
-        env["PYTHONPATH"] = src
+    path = [p for p in (plain_io, src) if p]
+    if path:
+        env["PYTHONPATH"] = os.pathsep.join(path)
     proc = subprocess.Popen([sys.executable, "-m", "nonocp.cli", "serve", "--port", "0"], env=env,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
     while True:
@@ -168,8 +179,10 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(src: str | None, seconds: float, png: Path) -> dict:
-    proc, url = start_server(src)
+def run(src: str | None, seconds: float, png: Path, plain_io: str | None = None, background: int = 0) -> dict:
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+                for _ in range(background)]
+    proc, url = start_server(src, plain_io)
     try:
         time.sleep(1.0)
         quiet = probe(url, 3.0)
@@ -184,6 +197,9 @@ def run(src: str | None, seconds: float, png: Path) -> dict:
         return {"quiet": quiet, "loaded": loaded, "statuses": json.loads(out.strip().splitlines()[-1]),
                 "cpu": cpu, "own": own, "load": (load0, os.getloadavg()[0]), "alive": proc.poll() is None}
     finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
         proc.send_signal(signal.SIGINT)
         try:
             proc.wait(30)
@@ -202,16 +218,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--server-src", default=None, help="run the server from this source tree (a baseline)")
+    ap.add_argument("--plain-io", action="store_true",
+                    help="also run this tree, and run the baseline, on asyncio and h11 (uvloop, httptools hidden)")
+    ap.add_argument("--background", type=int, default=0, metavar="N",
+                    help="N processes spinning in a session of their own beside each run")
     ap.add_argument("--out", default=None, help="append the Markdown section here")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / "big.png"
         big_png(png)
-        results = {"this tree": run(None, args.seconds, png)}
+        plain = Path(tmp) / "plain-io"
+        plain.mkdir()
+        (plain / "sitecustomize.py").write_text(PLAIN_IO)
+        plain_io = str(plain) if args.plain_io else None
+        n = args.background
+        results = {"this tree": run(None, args.seconds, png, None, n)}
+        if args.plain_io:
+            results["this tree, asyncio + h11"] = run(None, args.seconds, png, plain_io, n)
         if args.server_src:
-            results[f"baseline ({args.server_src})"] = run(args.server_src, args.seconds, png)
+            io = ", asyncio + h11" if args.plain_io else ""
+            results[f"baseline ({args.server_src}){io}"] = run(args.server_src, args.seconds, png, plain_io, n)
     lines = [f"Measured {date.today()} on {os.cpu_count()} cores; `python benchmarks/bench_web_hostile.py "
-             f"--seconds {args.seconds:g}{' --server-src ' + args.server_src if args.server_src else ''}`.", "",
+             f"--seconds {args.seconds:g}{' --server-src ' + args.server_src if args.server_src else ''}"
+             f"{' --plain-io' if args.plain_io else ''}{f' --background {n}' if n else ''}`.", "",
              "| server, probe | probes | median ms | 90th pct ms | 99th pct ms | max ms | no answer |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for name, r in results.items():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -36,6 +37,10 @@ def ok(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers={"Cache-Control": "no-store"})
 
 
+def _encoded(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def answer(data: bytes) -> Response:
     """A JSON answer a worker built and encoded."""
     return Response(data, media_type="application/json", headers={"Cache-Control": "no-store"})
@@ -48,6 +53,7 @@ class Api:
         self.workers = workers
         self.catalogue = catalogue
         self.solutions = Solutions()  # the Play mode's solutions, per puzzle (nonocp.web.play)
+        self._info: bytes | None = None  # /api/info's JSON up to its workers
 
     def routes(self) -> list[Route]:
         return [
@@ -137,12 +143,20 @@ class Api:
     # --- endpoints --------------------------------------------------------------------------------
 
     async def info(self, request: Request) -> Response:
+        """What this server is and can do (encoded once: it does not change), and its workers now. The page's
+        first request, and the one a flood must not slow: it costs the loop as little as an answer can."""
+        if self._info is None:
+            self._info = _encoded(self._static_info())[:-1] + b',"workers":'
+        workers = f'{{"running":{self.workers.running},"started":{self.workers.started}}}}}'
+        return answer(self._info + workers.encode())
+
+    def _static_info(self) -> dict[str, Any]:
         from nonocp import __version__
         from nonocp.engines import DEFAULT_BACKEND, GENERAL
         from nonocp.formats import readable_formats
 
         lim = self.limits
-        return ok({
+        return {
             "version": __version__,
             "engines": list(GENERAL),  # what the page offers (any registered engine is accepted)
             "default_engine": DEFAULT_BACKEND,
@@ -153,9 +167,8 @@ class Api:
                 "default_time_limit": lim.default_time_limit, "max_time_limit": lim.max_time_limit,
                 "max_running": lim.max_running, "max_waiting": lim.max_waiting,
             },
-            "workers": {"running": self.workers.running, "started": self.workers.started},
             "features": features(),
-        })
+        }
 
     async def puzzle_list(self, request: Request) -> Response:
         entries = self.catalogue.entries()
