@@ -304,14 +304,18 @@ class Workers:
             if not starting.done():  # cancelled while the process was being started: it can be killed once it is
                 with contextlib.suppress(BaseException):
                     await starting
-            if proc.pid is not None:
-                if proc.is_alive():
-                    proc.kill()
-                proc.join(5)
-            self._procs.discard(proc)
-            conn_r.close()
-            if not conn_w.closed:
-                conn_w.close()
+            try:
+                if proc.pid is not None:
+                    if proc.is_alive():
+                        proc.kill()
+                    # a worker runs at nice 10: on a busy machine it may take many milliseconds to end (after
+                    # its answer, or killed); the loop does not wait for it meanwhile
+                    await asyncio.shield(asyncio.to_thread(proc.join, 5))
+            finally:
+                self._procs.discard(proc)
+                conn_r.close()
+                if not conn_w.closed:
+                    conn_w.close()
 
     @staticmethod
     async def _wait(conn: Any, proc: Any, timeout: float, cancel: asyncio.Event) -> bool:
