@@ -16,6 +16,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from test_web_api import client_for
 from test_web_serve import start  # noqa: E402
 
@@ -128,3 +130,33 @@ def test_the_loop_does_not_wait_for_a_worker_to_end_after_its_answer(tmp_path):
         t.join(30)
     assert info["workers"]["running"] == 1
     assert box["answer"].json() == {"status": "unique"}
+
+
+def slice_of(tid: int) -> int:
+    """The thread's time slice in nanoseconds (sched_getattr's sched_runtime), x86_64 Linux."""
+    import ctypes
+    import struct
+
+    buf = ctypes.create_string_buffer(56)
+    if ctypes.CDLL(None, use_errno=True).syscall(315, tid, buf, 56, 0) != 0:
+        pytest.skip("no sched_getattr here")
+    return struct.unpack("IIQiIQQQ", buf.raw[:48])[5]
+
+
+def test_the_event_loop_thread_asks_for_a_short_time_slice_and_nothing_else_does():
+    import platform
+
+    release = tuple(int(x) for x in platform.release().split(".")[:2] if x.isdigit())
+    if platform.machine() != "x86_64" or release < (6, 12):
+        pytest.skip("custom time slices are Linux 6.12+ (checked here on x86_64)")
+    from nonocp.web.server import SHORT_SLICE_NS
+
+    proc, url, _ = start("--port", "0")
+    try:
+        urllib.request.urlopen(url + "api/info", timeout=30).read()
+        loop_slice = slice_of(proc.pid)  # the main thread runs the loop
+        others = [slice_of(int(t)) for t in os.listdir(f"/proc/{proc.pid}/task") if int(t) != proc.pid]
+    finally:
+        stop(proc)
+    assert loop_slice == SHORT_SLICE_NS
+    assert others and SHORT_SLICE_NS not in others
