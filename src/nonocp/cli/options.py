@@ -154,17 +154,26 @@ ProgressOpt = Annotated[
 ]
 
 
-def format_option(choices: Sequence[str], what: str = "") -> Any:
-    """`--format/-f` with this command's choices (the first is the default)."""
+def format_option(choices: Sequence[str], what: str = "", from_output: bool = False) -> Any:
+    """`--format/-f` with this command's choices (the first is the default). With `from_output`, where
+    --output is what the command draws, a format left out is taken from the output's extension
+    (`-o pic.svg` draws SVG rather than writing text into a file named .svg)."""
     allowed = tuple(choices)
 
-    def check(value: str) -> str:
+    def check(ctx: typer.Context, param: Any, value: str) -> str:
         v = (value or "").strip().lower()
         if v not in allowed:
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}")
+        source = ctx.get_parameter_source(param.name)
+        if from_output and source is not None and source.name == "DEFAULT":  # typer may carry its own click
+            # options given on the command line are processed before defaults, so --output is known here
+            suffix = os.path.splitext(str(ctx.params.get("output") or ""))[1].lower().lstrip(".")
+            if suffix in allowed:
+                return suffix
         return v
 
-    text = f"Output: {', '.join(allowed)} (default: {allowed[0]})" + (f"; {what}" if what else "") + "."
+    extension = "; without it, --output's extension when it names one" if from_output else ""
+    text = f"Output: {', '.join(allowed)} (default: {allowed[0]}{extension})" + (f"; {what}" if what else "") + "."
     return typer.Option("--format", "-f", metavar="FORMAT", callback=check, help=text, show_default=False)
 
 

@@ -94,7 +94,7 @@ def show_json(puzzle: Puzzle, goal_shown: bool) -> dict[str, Any]:
 
 
 GoalOpt = Annotated[bool, typer.Option("--goal/--no-goal", help="Paint the file's goal into the grid.")]
-FormatOpt = Annotated[str, format_option(FORMATS, "svg and png: a picture to print")]
+FormatOpt = Annotated[str, format_option(FORMATS, "svg and png: a picture to print", from_output=True)]
 
 
 def show_command(

@@ -290,7 +290,7 @@ def proof_note(result: SolveResult, proof_dir: str) -> str:
 
 
 # The options only solve has (the shared ones are in nonocp/cli/options.py).
-FormatOpt = Annotated[str, format_option(FORMATS, "non: the puzzle with its solution as goal")]
+FormatOpt = Annotated[str, format_option(FORMATS, "non: the puzzle with its solution as goal", from_output=True)]
 MaxOpt = Annotated[int | None, max_solutions_option()]
 SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help="Random seed for engines that use one.")]
 WorkersOpt = Annotated[
