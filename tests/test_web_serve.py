@@ -199,3 +199,18 @@ def test_other_commands_do_not_import_the_web_stack():
             "print(sorted(m for m in ('starlette', 'uvicorn', 'nonocp.web') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_serve_works_with_a_temporary_folder_too_long_for_a_socket(tmp_path):
+    """A TMPDIR whose path leaves no room for a Unix socket's 107 bytes: the fork server's socket goes under
+    /tmp and the server solves (it failed at start-up with a traceback)."""
+    tmp = tmp_path / ("t" * max(1, 110 - len(str(tmp_path))))
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc, url, _ = start("--port", "0", "--time-limit", "600", cwd=tmp_path, env=env)
+    try:
+        assert post(url + "api/solve", {"text": (PUZZLES / "heart.non").read_text()})["status"] == "unique"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err

@@ -24,6 +24,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -158,6 +159,26 @@ def _receive(conn: Any) -> tuple:
     return conn.recv() if conn.poll() else ("died", None)
 
 
+# The fork server listens on a Unix socket in multiprocessing's temporary folder, and a socket's path holds at
+# most 107 bytes: the folder name and the socket's take about 40 of them.
+SOCKET_FOLDER_ROOM = 60
+
+
+def _short_socket_folder() -> None:
+    """With a long TMPDIR, put multiprocessing's temporary folder (made once per process, removed at exit)
+    under /tmp, so the fork server can listen; everything else still goes to TMPDIR."""
+    if len(tempfile.gettempdir()) <= SOCKET_FOLDER_ROOM or not os.access("/tmp", os.W_OK):
+        return
+    from multiprocessing import util
+
+    saved = tempfile.tempdir
+    tempfile.tempdir = "/tmp"
+    try:
+        util.get_temp_dir()
+    finally:
+        tempfile.tempdir = saved
+
+
 class Workers:
     """Runs named jobs (nonocp.web.jobs.JOBS, or replacements) in worker processes; see the module doc."""
 
@@ -165,6 +186,7 @@ class Workers:
         self.limits = limits
         self.jobs = jobs
         self.ctx = mp.get_context("forkserver")
+        _short_socket_folder()
         self.ctx.set_forkserver_preload(preload)
         self._lanes = {SOLVE: _Lane(limits.max_running, limits.max_waiting),
                        READ: _Lane(limits.max_reading, limits.max_reading_waiting)}
