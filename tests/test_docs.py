@@ -56,6 +56,14 @@ def _blocks(page: Path):
         yield lang, first, lines
 
 
+def _sh_blocks():
+    """(page name, first line, lines) of every ```sh block of the pages."""
+    for page in PAGES:
+        for lang, first, lines in _blocks(page):
+            if lang == "sh":
+                yield str(page.relative_to(ROOT)), first, lines
+
+
 def run_examples() -> list[Example]:
     out = []
     for page in PAGES:
@@ -78,25 +86,21 @@ def run_examples() -> list[Example]:
 def typed_commands() -> list[tuple[str, list[str]]]:
     """Each `nonocp ...` command of a ```sh block, as its arguments (pipes, redirections and comments cut)."""
     out = []
-    for page in PAGES:
-        name = str(page.relative_to(ROOT))
-        for lang, first, lines in _blocks(page):
-            if lang != "sh":
+    for name, first, lines in _sh_blocks():
+        for i, line in enumerate(lines):
+            if "nonocp" not in line.split("#", 1)[0]:
                 continue
-            for i, line in enumerate(lines):
-                if "nonocp" not in line.split("#", 1)[0]:
-                    continue
-                lex = shlex.shlex(line, posix=True, punctuation_chars=True)
-                lex.whitespace_split, lex.commentors = True, "#"
-                words = list(lex)
-                for start, word in enumerate(words):
-                    if word == "nonocp" and (start == 0 or words[start - 1] in ("|", ";", "&&")):
-                        args = []
-                        for w in words[start + 1:]:
-                            if w in ("|", ";", "&&", ">", ">>", "<"):
-                                break
-                            args.append(w)
-                        out.append((f"{name}:{first + i}", args))
+            lex = shlex.shlex(line, posix=True, punctuation_chars=True)
+            lex.whitespace_split, lex.commentors = True, "#"
+            words = list(lex)
+            for start, word in enumerate(words):
+                if word == "nonocp" and (start == 0 or words[start - 1] in ("|", ";", "&&")):
+                    args = []
+                    for w in words[start + 1:]:
+                        if w in ("|", ";", "&&", ">", ">>", "<"):
+                            break
+                        args.append(w)
+                    out.append((f"{name}:{first + i}", args))
     return out
 
 
@@ -133,23 +137,19 @@ NOT_RUN_WITH = {"--interactive": "needs a person at a terminal (tests/test_expla
 def shell_lines() -> list[tuple[str, str]]:
     """(where, line) for each line of a ```sh block that runs here (continuation lines joined)."""
     out = []
-    for page in PAGES:
-        name = str(page.relative_to(ROOT))
-        for lang, first, lines in _blocks(page):
-            if lang != "sh":
+    for name, first, lines in _sh_blocks():
+        joined: list[tuple[int, str]] = []
+        for i, line in enumerate(lines):
+            if joined and joined[-1][1].endswith("\\"):
+                joined[-1] = (joined[-1][0], joined[-1][1][:-1] + " " + line.strip())
+            else:
+                joined.append((first + i, line))
+        for number, line in joined:
+            command = line.strip()
+            if not command or any(command.startswith(s) for s in NOT_RUN) or \
+                    any(word in command.split("#", 1)[0] for word in NOT_RUN_WITH):
                 continue
-            joined: list[tuple[int, str]] = []
-            for i, line in enumerate(lines):
-                if joined and joined[-1][1].endswith("\\"):
-                    joined[-1] = (joined[-1][0], joined[-1][1][:-1] + " " + line.strip())
-                else:
-                    joined.append((first + i, line))
-            for number, line in joined:
-                command = line.strip()
-                if not command or any(command.startswith(s) for s in NOT_RUN) or \
-                        any(word in command.split("#", 1)[0] for word in NOT_RUN_WITH):
-                    continue
-                out.append((f"{name}:{number}", command))
+            out.append((f"{name}:{number}", command))
     return out
 
 
