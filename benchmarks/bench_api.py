@@ -1,4 +1,4 @@
-"""The Python API's promises that are about time (issue 39), measured per engine:
+"""The Python API's promises that are about time, measured per engine:
 
 - first: `nonocp.solutions(perm20)` (a 20x20 puzzle whose every clue is `1`: 20! ~ 2.4e18 solutions), the
   wall seconds to the first grid (in a fresh process, so an engine's import counts) and from `close()` to

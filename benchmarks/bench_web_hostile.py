@@ -1,7 +1,7 @@
 """`nonocp serve` under hostile load: /api/info latency while 50 hostile clients keep sending.
 
-The question (issue 36): does one request stall the others? `serve` used to parse every body on its one
-event loop, so a 2 MB body of a million clues held every other request for seconds. Here 50 clients run at
+The question: does one request stall the others? A server that parsed bodies on its one event loop would
+let a 2 MB body of a million clues hold every other request for seconds. Here 50 clients run at
 once, each sending one kind of hostile request over and over for `--seconds`:
 
 - 10 send a 2 MB `.non` body whose one row has a million clues to /api/open;

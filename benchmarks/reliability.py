@@ -549,8 +549,8 @@ def api_arguments(cat: Category, rng: random.Random, n: int) -> None:
 
 # --- long enumerations under a memory probe ------------------------------------------------------------
 
-# Peak memory any one process of `solve --all` may reach, whatever the enumeration runs into (issue 36,
-# item 5: it held every solution, 1,271 MiB on perm20 in 75 s).
+# Peak memory any one process of `solve --all` may reach, whatever the enumeration runs into
+# (solutions stream to the output; holding them all would take over a GiB on perm20 in 75 s).
 ENUMERATION_MEMORY = 256 * 1024 * 1024
 _PROBE = ("import resource, subprocess, sys, time; t = time.monotonic(); "
           "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
@@ -657,7 +657,7 @@ def xml_attacks(cat: Category, work: Path) -> None:
 # --- main ---------------------------------------------------------------------------------------------
 
 
-# --- issue 36: outputs, pictures, the server, cluster addresses ----------------------------------------
+# --- outputs, pictures, the server, cluster addresses -----------------------------------------------
 
 OUTPUT_WRITERS = {  # name -> argv for (input, output); every one may be given --force
     "solve -o": lambda i, o: ["solve", i, "-b", "native", "-f", "json", "-o", o],

@@ -1,4 +1,4 @@
-"""Messages that name the real problem (issue 39), through the real command line: what convert cannot write
+"""Messages that name the real problem, through the real command line: what convert cannot write
 and what draws it instead, a document given as a puzzle, an engine named by its SAT solver, and the names
 files without a title field carry in their text."""
 

@@ -1,4 +1,4 @@
-"""Text grids fit 80 columns where they can (issue 39), through the real command line: a grid wider than
+"""Text grids fit 80 columns where they can, through the real command line: a grid wider than
 the terminal (80 columns in a pipe or file) is drawn with cells touching, one column a cell for
 single-digit column clues and two for two-digit ones; `--compact` always draws so; the cells drawn are the
 solution's, whatever the layout."""
@@ -61,7 +61,7 @@ def test_two_digit_clues_take_two_columns_a_cell_when_three_do_not_fit(tmp_path)
     puzzle = nonocp.load(str(path), "picture")[0]
     assert max(len(str(b.length)) for c in puzzle.cols for b in c) == 2
     rows = [line.split(" | ", 1)[1] for line in p.stdout.splitlines() if " | " in line]
-    assert rows and all(len(r) == 2 * width for r in rows), rows[:2]  # was 3 a cell: 90 columns of cells
+    assert rows and all(len(r) == 2 * width for r in rows), rows[:2]  # 2 columns a cell: 60 columns of cells
     if "unique solution" in p.stdout.splitlines()[0]:  # then the picture is the solution drawn
         assert cells_drawn(p.stdout, height) == grid
 

@@ -1,5 +1,5 @@
 """`nonocp design` says when a black-and-white threshold threw the picture away and which colour count keeps
-it, and `--trim` leaves out the empty border (issue 39), through the real command line."""
+it, and `--trim` leaves out the empty border, through the real command line."""
 
 from __future__ import annotations
 

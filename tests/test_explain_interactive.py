@@ -107,7 +107,7 @@ def test_candidates_show_on_a_colour_puzzle_and_guesses():
         screen = t.read_until(r"q quit")
         # undecided colour cells say how many colours they may still be (`3?`), or their two candidates
         assert re.search(r"\b[3-9]\?", screen)
-        assert not re.search(r"[.a-z]{3,}", grid_part(screen))  # no cell over 2 characters wide (it was 7)
+        assert not re.search(r"[.a-z]{3,}", grid_part(screen))  # no cell over 2 characters wide
         rows = [line.split(" | ", 1)[1] for line in grid_part(screen).splitlines() if " | " in line]
         assert len(rows) == 7 and max(map(len, rows)) <= 12 * 3  # 12 cells of at most 2, each with its mark
         t.type("g r1c1 zz")

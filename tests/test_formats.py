@@ -103,7 +103,7 @@ def test_non_trailing_commas_and_spaces_and_free_text_header():
     p = one(text)
     assert p.rows == (bw(1, 1), bw(3))
     assert p.cols == (bw(2), bw(1), bw(2))
-    assert p.title == "Somebody's portrait"  # the name in the free text, without a `title` key (issue 39)
+    assert p.title == "Somebody's portrait"  # the name in the free text, without a `title` key
 
 
 @pytest.mark.parametrize(

@@ -168,7 +168,7 @@ def test_explain_folder_and_read_only_file_follow_the_policy(tmp_path):
     assert "Step 1" in ro.read_text() or "step 1" in ro.read_text().lower()
 
 
-# --- smaller items of the same path (issue 36, item 10) -------------------------------------------------
+# --- smaller items of the same path -------------------------------------------------------------------
 
 
 def test_a_formula_title_is_text_in_the_bench_csv_and_resumes_exactly(tmp_path):

@@ -197,7 +197,7 @@ def test_every_renderer_takes_an_empty_grid(w, h):
     assert render_png(puzzle).startswith(b"\x89PNG")
 
 
-# --- the time limit covers the drawing (issue 36, item 6) ----------------------------------------------
+# --- the time limit covers the drawing ----------------------------------------------------------------
 
 
 def _full(width: int, height: int):

@@ -1,4 +1,4 @@
-"""Count-and-contiguity puzzles through the workbench's JSON API (the server side of issue 35's workbench):
+"""Count-and-contiguity puzzles through the workbench's JSON API (the server side of the workbench):
 opened in both file forms and as the game's list, solved by every engine, stepped a clicked line at a
 time, exported; the JSON the page gets carries the count clues, and what it sends back reads as the same
 puzzle. Answers are judged by the recorded verdicts (puzzles/expected.tsv), the clues themselves and the

@@ -1,4 +1,4 @@
-"""Grids with lines of thousands of cells: the time limit holds in every phase of a solve (issue 36, item 6).
+"""Grids with lines of thousands of cells: the time limit holds in every phase of a solve.
 
 Lines over the compiled core's 127 cells run on the reference core (Python big-int bitsets). Its line
 solver reversed the right-to-left pass's sets as one packed integer, which costs the square of the line's
