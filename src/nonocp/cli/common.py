@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 import typer
 
@@ -121,6 +121,26 @@ def stdout_is_terminal() -> bool:
         return sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def terminal_width(stream: TextIO) -> int:
+    """The terminal's columns: COLUMNS when set, else what the terminal says, else 80 (a new pseudo-terminal
+    says 0 columns until someone sets its size)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+def output_width() -> int:
+    """The columns text output may take: the terminal's, or 80 for a pipe or a file."""
+    return terminal_width(sys.stdout) if stdout_is_terminal() else 80
 
 
 def say_unkept_text(puzzles, fmt: str, target: str) -> None:

@@ -220,16 +220,10 @@ CompactOpt = Annotated[bool, typer.Option(
 def fit_text_grids(compact: bool) -> None:
     """Text grids of this command fit the terminal's width (80 columns for a pipe or a file), or are always
     tight with --compact (render/text.py, Fit)."""
-    import shutil
-
+    from nonocp.cli.common import output_width
     from nonocp.render.text import fit_to
 
-    on_terminal = False
-    try:
-        on_terminal = sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        pass
-    fit_to(shutil.get_terminal_size((80, 24)).columns if on_terminal else 80, compact)
+    fit_to(output_width(), compact)
 
 
 CellSizeOpt = Annotated[

@@ -19,6 +19,8 @@ import threading
 import time
 from typing import Any, TextIO
 
+from nonocp.cli.common import terminal_width
+
 DELAY = 1.0  # seconds of work before the line shows
 INTERVAL = 0.25  # seconds between redraws
 ERASE = "\r\x1b[K"
@@ -32,21 +34,6 @@ def on_terminal(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-
-
-def terminal_width(stream: Any) -> int:
-    """The terminal's columns: COLUMNS when set, else what the terminal says, else 80 (a new pseudo-terminal
-    says 0 columns until someone sets its size)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", ""))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(stream.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns if columns > 0 else 80
 
 
 class _Guarded:
@@ -154,4 +141,4 @@ class Progress:
         self.close()
 
 
-__all__ = ["DELAY", "Progress", "on_terminal", "terminal_width"]
+__all__ = ["DELAY", "Progress", "on_terminal"]

@@ -25,7 +25,7 @@ from nonocp.cli.common import (
     fail,
     guarded,
     load_puzzles,
-    stdout_is_terminal,
+    output_width,
 )
 from nonocp.cli.options import (
     ColorOpt,
@@ -107,8 +107,7 @@ def rate_command(
         many = len(entries) > 1
         screen = None
         if fmt == "text" and many:
-            # the terminal's width, else 80 columns (a pipe, a file)
-            screen = console(color, width=None if stdout_is_terminal() else 80)
+            screen = console(color, width=output_width())
         with Progress(progress) as working:
             for k, (name, i, p, error) in enumerate(entries, 1):
                 if p is not None:
