@@ -14,7 +14,7 @@ from conftest import PUZZLES
 HEAVY = ("pydantic", "rich", "ortools", "pysat", "PIL", "pandas", "numpy", "nonocp.analysis", "nonocp.batch",
          "nonocp.engines.sat", "nonocp.engines.cpsat", "nonocp.encode", "nonocp.formats.xml",
          "nonocp.formats.json_format", "nonocp.render.svg", "nonocp.render.png", "nonocp.render.terminal", "hashlib",
-         "statistics", "importlib.metadata")
+         "statistics", "importlib.metadata", "xml.sax", "urllib.request", "http", "ssl", "defusedxml")
 
 
 def modules_after(*args: str) -> set[str]:
@@ -52,6 +52,17 @@ def test_json_output_and_show_stay_light_too():
     for args in (("solve", str(PUZZLES / "heart.non"), "-f", "json"), ("show", str(PUZZLES / "heart.non"))):
         mods = modules_after(*args)
         assert [h for h in HEAVY if loaded(mods, h)] == [], args
+
+
+def test_a_sniffed_txt_file_stays_light(tmp_path):
+    # a .txt is recognised by asking every format's sniffer, XML's among them: the sniff must not import
+    # the XML reader's and writer's libraries (xml.sax.saxutils alone brings urllib, http and ssl)
+    txt = tmp_path / "heart.txt"
+    txt.write_text((PUZZLES / "heart.non").read_text())
+    mods = modules_after("solve", str(txt), "-f", "json")
+    assert "nonocp.formats.non" in mods
+    sniffers = ("nonocp.formats.xml", "nonocp.formats.json_format")  # light modules: their libraries are not
+    assert [h for h in HEAVY if h not in sniffers and loaded(mods, h)] == []
 
 
 def test_auto_imports_sat_only_when_its_sat_stage_runs():

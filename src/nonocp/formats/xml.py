@@ -18,10 +18,6 @@ import re
 from collections.abc import Sequence
 from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XmlSyntaxError
-from xml.sax.saxutils import escape, quoteattr
-
-import defusedxml.ElementTree as SafeET
-from defusedxml import DefusedXmlException
 
 from nonocp.core.errors import ParseError
 from nonocp.core.grid import Grid
@@ -60,6 +56,11 @@ def _line_of(text: str, needle: str, start: int = 0) -> int | None:
 
 
 def read_xml(text: str, path: str = "<string>") -> list[Puzzle]:
+    # defusedxml and xml.sax are imported here, not at the top: sniffing any .txt file imports this module,
+    # and xml.sax.saxutils brings urllib, http and ssl (a visible part of `nonocp solve`'s start-up)
+    import defusedxml.ElementTree as SafeET
+    from defusedxml import DefusedXmlException
+
     try:
         root = SafeET.fromstring(text, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as e:
@@ -279,6 +280,8 @@ def _xml_names_and_chars(palette: Palette) -> tuple[list[str], list[str]]:
 
 
 def _puzzle_xml(puzzle: Puzzle) -> list[str]:
+    from xml.sax.saxutils import escape, quoteattr
+
     names, chars = _xml_names_and_chars(puzzle.palette)
     default = 1
     m = puzzle.meta
