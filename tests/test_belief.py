@@ -64,22 +64,22 @@ def test_likely_colours_leave_decided_cells_alone_and_give_up_on_huge_tables(mon
 @settings(max_examples=examples(60), deadline=None)
 @given(puzzles_with_grid(max_size=5))
 def test_the_engine_keeping_beliefs_from_the_start_counts_as_brute_force(case):
-    """Beliefs steer decisions only: with them in force from the first decision (BELIEFS_AFTER 0), the native
-    engine still finds exactly the puzzle's solutions, colours included, on both cores."""
+    """Beliefs steer decisions only: with them in force from the first decision, the native engine still finds
+    exactly the puzzle's solutions, colours included, on both cores."""
     puzzle, grid = case
     expected = set(brute_force(puzzle))
-    saved = backend.BELIEFS_AFTER
-    backend.BELIEFS_AFTER = 0
+    saved = backend.BELIEF_STAGES
+    backend.BELIEF_STAGES = ((0, 20),)
     try:
         for which in ("auto", "python"):
             got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=None, extra={"core": which}))
             assert got.exhausted and set(got.solutions) == expected and grid in got.solutions
     finally:
-        backend.BELIEFS_AFTER = saved
+        backend.BELIEF_STAGES = saved
 
 
 def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
-    """On a search that conflicts, the driver asks for beliefs once, at the first restart past BELIEFS_AFTER
+    """On a search that conflicts, the driver asks for a stage's beliefs once, at the first restart past its
     conflicts, with the masks the search started from; `beliefs=false` never asks. Restarts every 64
     conflicts a unit here, so that this puzzle restarts past the threshold of 100."""
     from nonocp.engines.native import cdcl
@@ -94,7 +94,7 @@ def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
         return real(rows, cols, ncol, masks, **kw)
 
     monkeypatch.setattr(belief, "likely_colours", spy)
-    monkeypatch.setattr(backend, "BELIEFS_AFTER", 100)
+    monkeypatch.setattr(backend, "BELIEF_STAGES", ((100, 50),))
     monkeypatch.setattr(cdcl, "RESTART_UNIT", 64)
     got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=2))
     assert got.stats["conflicts"] > 100 and len(calls) == 1
@@ -140,7 +140,7 @@ def test_random_preferences_never_change_a_count():
         assert engine.core.propagate() >= 0  # the grid is a solution
         found: list = []
         colours = [rng.randrange(-1, ncol + 1) for _ in range(h * w)]
-        assert cdcl_enumerate(engine.core, None, found, prefer=lambda m, colours=colours: colours)
+        assert cdcl_enumerate(engine.core, None, found, prefer=lambda m, how, colours=colours: colours)
         assert {backend.state_to_grid(engine, st) for st in found} == set(brute_force(puzzle))
 
 

@@ -209,8 +209,8 @@ def test_probing_takes_the_same_steps():
 
 def _search_trace(puzzle: Puzzle, compiled: bool, limit: int, probe: bool, minimize: bool = True, prefer=None):
     """Root propagation and probing, then the CDCL search with every explanation, reason and learned clause
-    recorded: (solutions, exhausted, counters, audit stream). `prefer`: preferred colours from the first
-    restart on (cdcl_enumerate's `prefer`)."""
+    recorded: (solutions, exhausted, counters, audit stream). `prefer`: preferred colours from the start
+    (cdcl_enumerate's `prefer`)."""
     c = core.core_for(puzzle, compiled=compiled)
     audit: list = []
     if c.propagate() < 0:
@@ -218,7 +218,8 @@ def _search_trace(puzzle: Puzzle, compiled: bool, limit: int, probe: bool, minim
     if probe and not c.probe()[0]:
         return [], True, work(c.counters()), audit
     found: list = []
-    exhausted = cdcl_enumerate(c, limit, found, minimize=minimize, audit=lambda *e: audit.append(e), prefer=prefer)
+    exhausted = cdcl_enumerate(c, limit, found, minimize=minimize, audit=lambda *e: audit.append(e), prefer=prefer,
+                               prefer_stages=((0, None),))
     return found, exhausted, work(c.counters()), audit
 
 
@@ -256,7 +257,7 @@ def test_preferred_colours_take_the_same_search_path():
         colours = [rng.randrange(-1, ncol + 1) for _ in range(puzzle.width * puzzle.height)]
         seen: list = []
 
-        def prefer(masks, colours=colours, seen=seen):
+        def prefer(masks, how, colours=colours, seen=seen):
             seen.append(masks)
             return colours
 

@@ -70,11 +70,13 @@ ROOT_PROBE = True
 # fewer conflicts on tournament puzzles and Forever (benchmarks/results/native.md, "Root probing").
 
 
-# After this many conflicts without a solution, the CDCL search's decisions keep each cell's most likely
-# colour by belief propagation (`extra={"beliefs": False}` turns it off): it finds a first solution of the
-# survey's Knotty, Faase and Meow in seconds where the search alone finds none in minutes; the puzzles
-# decided sooner never compute beliefs (benchmarks/results/native-core.md, "The hardest three").
-BELIEFS_AFTER = 20_000
+# The CDCL search's decisions keep each cell's most likely colour by belief propagation
+# (`extra={"beliefs": False}` turns it off), in stages: (conflicts without a solution, rounds of belief
+# propagation). A short look from the start takes tournament puzzles to a solution in fewer than half the
+# conflicts; a thorough one after many conflicts finds a first solution of the survey's Knotty, Faase and Meow
+# in seconds where the search alone finds none in minutes (benchmarks/results/native-core.md, "Beliefs from
+# the start", "The hardest three").
+BELIEF_STAGES: tuple[tuple[int, int], ...] = ((0, 20), (20_000, 100))
 
 # `core`: which implementation runs the search (core.py): c, python (the reference) or auto (the compiled
 # core when it takes the puzzle)
@@ -137,17 +139,18 @@ class NativeBackend(Backend):
                 return True  # probing proved there is no solution
         prefer = None
         if get(options.extra, "beliefs", "native") and not engine.puzzle.has_counts:
-            def prefer(masks: list[int]) -> list[int]:
+            def prefer(masks: list[int], rounds: int) -> list[int]:
                 from nonocp.engines.native.belief import likely_colours
 
-                puzzle, t = engine.puzzle, time.monotonic()
-                engine.stats.beliefs_at = core.counters()["conflicts"]
+                puzzle, t, stats = engine.puzzle, time.monotonic(), engine.stats
+                if stats.beliefs_at is None:
+                    stats.beliefs_at = core.counters()["conflicts"]
                 rows, cols = cast("tuple[Clue, ...]", puzzle.rows), cast("tuple[Clue, ...]", puzzle.cols)  # run clues
-                colours = likely_colours(rows, cols, len(puzzle.palette), masks, deadline=core.deadline)
-                engine.stats.seconds["beliefs"] = time.monotonic() - t
+                colours = likely_colours(rows, cols, len(puzzle.palette), masks, rounds=rounds, deadline=core.deadline)
+                stats.seconds["beliefs"] = stats.seconds.get("beliefs", 0.0) + time.monotonic() - t
                 return colours
         return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),
-                              get(options.extra, "guide", "native"), prefer=prefer, prefer_after=BELIEFS_AFTER,
+                              get(options.extra, "guide", "native"), prefer=prefer, prefer_stages=BELIEF_STAGES,
                               budget=budget)
 
     def version(self) -> str:

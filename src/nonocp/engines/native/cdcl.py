@@ -6,10 +6,12 @@ and csrc/cdcl.c does exactly that in C. The core hands control back here at each
 point and (with a progress callback) about twice a second; this loop decides what happens next.
 
 * Restarts follow the Luby sequence, RESTART_UNIT conflicts a unit.
-* Beliefs: when `prefer` is given and the search has gone `prefer_after` conflicts without a solution, the
-  driver asks it for each cell's most likely colour (belief.py, from the state the search started from) and
-  the search's decisions keep those colours from then on (`cdcl_prefer`). Few puzzles get that far; on the
-  big pictures that do, it turns minutes into seconds (benchmarks/results/native-core.md, "The hardest three").
+* Beliefs: with `prefer`, the driver asks it for each cell's most likely colour (belief.py, from the state the
+  search started from) at each of `prefer_stages`, a stage being (conflicts, how): at the start or the first
+  restart once the search has gone that many conflicts without a solution, `prefer(start, how)`; the search's
+  decisions keep those colours until the next stage (`cdcl_prefer`). A short look from the start takes the
+  tournament puzzles to a solution in fewer than half the conflicts; a thorough one late turns minutes into
+  seconds on the big pictures (benchmarks/results/native-core.md, "Beliefs from the start", "The hardest three").
 * Budget: with a `budget` (a contract BudgetMeter: CPU seconds of this process, or conflicts), the core hands
   control back every BUDGET_POLL seconds too, and the search stops (OutOfTime, as at the deadline) once the
   budget is spent: how the `auto` engine gives the search a slice a busy machine cannot shorten.
@@ -22,7 +24,7 @@ point and (with a progress callback) about twice a second; this loop decides wha
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nonocp.core.errors import OutOfTime
@@ -64,8 +66,8 @@ def cdcl_enumerate(
     minimize: bool = True,
     guide: bool = True,
     audit: Callable[..., None] | None = None,
-    prefer: Callable[[list[int]], list[int]] | None = None,
-    prefer_after: int = 0,
+    prefer: Callable[[list[int], Any], list[int]] | None = None,
+    prefer_stages: Sequence[tuple[int, Any]] = ((0, None),),
     budget: BudgetMeter | None = None,
 ) -> bool:
     """Solutions of the core's current (propagated) state into `found` (as states), up to `limit`.
@@ -73,16 +75,18 @@ def cdcl_enumerate(
     Returns True when every solution below the start is in `found`. Raises OutOfTime at the core's deadline
     (`found` keeps what was found). `minimize` False keeps whole-line explanations; `guide` False ignores
     the last probe's branch scores for the first decisions; `audit` hears every explanation and learned
-    clause (tests); `prefer` maps the start's cell masks to preferred colours (see above); `budget` stops the
-    search (OutOfTime) once it is spent."""
+    clause (tests); `prefer` maps the start's cell masks and a stage's `how` to preferred colours (see above);
+    `budget` stops the search (OutOfTime) once it is spent."""
     start = core.masks() if prefer is not None else None
+    stages = list(prefer_stages) if prefer is not None else []
     core.cdcl_begin(minimize, guide, audit)
 
-    def maybe_prefer() -> None:  # at the start and at restarts (level 0), once
-        nonlocal start
-        if prefer is not None and start is not None and not found and core.counters()["conflicts"] >= prefer_after:
-            core.cdcl_prefer(prefer(start))
-            start = None
+    def maybe_prefer() -> None:  # at the start and at restarts (level 0): the last stage due, each once
+        due = None
+        while stages and not found and core.counters()["conflicts"] >= stages[0][0]:
+            due = stages.pop(0)
+        if due is not None and prefer is not None and start is not None:
+            core.cdcl_prefer(prefer(start, due[1]))
 
     maybe_prefer()
     restarts = 0
