@@ -76,7 +76,7 @@ ROOT_PROBE = True
 # conflicts; a thorough one after many conflicts finds a first solution of the survey's Knotty, Faase and Meow
 # in seconds where the search alone finds none in minutes (benchmarks/results/native-core.md, "Beliefs from
 # the start", "The hardest three").
-BELIEF_STAGES: tuple[tuple[int, int], ...] = ((0, 20), (20_000, 100))
+BELIEF_STAGES: tuple[tuple[int, int], ...] = ((0, 20), (10_000, 100))
 
 # `core`: which implementation runs the search (core.py): c, python (the reference) or auto (the compiled
 # core when it takes the puzzle)
