@@ -69,7 +69,7 @@ def test_the_engine_keeping_beliefs_from_the_start_counts_as_brute_force(case):
     puzzle, grid = case
     expected = set(brute_force(puzzle))
     saved = backend.BELIEF_STAGES
-    backend.BELIEF_STAGES = ((0, 20),)
+    backend.BELIEF_STAGES = ((0, 20, 0.0),)
     try:
         for which in ("auto", "python"):
             got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=None, extra={"core": which}))
@@ -94,7 +94,7 @@ def test_beliefs_are_asked_for_once_and_only_after_the_threshold(monkeypatch):
         return real(rows, cols, ncol, masks, **kw)
 
     monkeypatch.setattr(belief, "likely_colours", spy)
-    monkeypatch.setattr(backend, "BELIEF_STAGES", ((100, 50),))
+    monkeypatch.setattr(backend, "BELIEF_STAGES", ((100, 50, 0.0),))
     monkeypatch.setattr(cdcl, "RESTART_UNIT", 64)
     got = NativeBackend().solve(puzzle, SolveOptions(max_solutions=2))
     assert got.stats["conflicts"] > 100 and len(calls) == 1

@@ -72,11 +72,12 @@ ROOT_PROBE = True
 
 # The CDCL search's decisions keep each cell's most likely colour by belief propagation
 # (`extra={"beliefs": False}` turns it off), in stages: (conflicts without a solution, rounds of belief
-# propagation). A short look from the start takes tournament puzzles to a solution in fewer than half the
-# conflicts; a thorough one after many conflicts finds a first solution of the survey's Knotty, Faase and Meow
-# in seconds where the search alone finds none in minutes (benchmarks/results/native-core.md, "Beliefs from
-# the start", "The hardest three").
-BELIEF_STAGES: tuple[tuple[int, int], ...] = ((0, 20), (10_000, 100))
+# propagation, the share of the grid's cells that must be open for it). A short look from the start takes
+# tournament puzzles to a solution in fewer than half the conflicts (on a grid that root probing left mostly
+# decided the search needs few conflicts, fewer than the look costs); a thorough one after many conflicts finds
+# a first solution of the survey's Knotty, Faase and Meow in seconds where the search alone finds none in
+# minutes (benchmarks/results/native-core.md, "Beliefs from the start", "The hardest three").
+BELIEF_STAGES: tuple[tuple[int, int, float], ...] = ((0, 20, 0.25), (10_000, 100, 0.0))
 
 # `core`: which implementation runs the search (core.py): c, python (the reference) or auto (the compiled
 # core when it takes the puzzle)
@@ -139,9 +140,12 @@ class NativeBackend(Backend):
                 return True  # probing proved there is no solution
         prefer = None
         if get(options.extra, "beliefs", "native") and not engine.puzzle.has_counts:
-            def prefer(masks: list[int], rounds: int) -> list[int]:
+            def prefer(masks: list[int], how: tuple[int, float]) -> list[int]:
                 from nonocp.engines.native.belief import likely_colours
 
+                rounds, min_open = how
+                if sum(1 for m in masks if m & (m - 1)) < min_open * len(masks):
+                    return [-1] * len(masks)
                 puzzle, t, stats = engine.puzzle, time.monotonic(), engine.stats
                 if stats.beliefs_at is None:
                     stats.beliefs_at = core.counters()["conflicts"]
@@ -149,8 +153,9 @@ class NativeBackend(Backend):
                 colours = likely_colours(rows, cols, len(puzzle.palette), masks, rounds=rounds, deadline=core.deadline)
                 stats.seconds["beliefs"] = stats.seconds.get("beliefs", 0.0) + time.monotonic() - t
                 return colours
+        stages = [(conflicts, (rounds, share)) for conflicts, rounds, share in BELIEF_STAGES]
         return cdcl_enumerate(core, limit, found, options.progress, get(options.extra, "minimize", "native"),
-                              get(options.extra, "guide", "native"), prefer=prefer, prefer_stages=BELIEF_STAGES,
+                              get(options.extra, "guide", "native"), prefer=prefer, prefer_stages=stages,
                               budget=budget)
 
     def version(self) -> str:
