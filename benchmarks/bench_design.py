@@ -4,6 +4,7 @@ exact minimum; and how many reach LINE under --max-difficulty LINE.
     nice -n 10 python benchmarks/bench_design.py                      # every set; results/design.md
     nice -n 10 python benchmarks/bench_design.py --sets tournament --tournament 10 --runs 1
     nice -n 10 python benchmarks/bench_design.py --sets small --exact-limit 120
+    nice -n 10 python benchmarks/bench_design.py --random 25,50 --timeout 300   # `design -u` on random pictures
 
 Designs (each one a picture whose clues have two solutions or more):
   tournament  the stored boards of tournament puzzles (25x25; ../shared/corpus/nonogram-record/solution,
@@ -23,6 +24,9 @@ Methods, each with a time limit per design:
   make_unique LINE         --max-difficulty LINE: reached when line logic alone solves the result;
   exact                    fewest_changes (iterative deepening): the minimum, or a lower bound when its
                            time limit runs out (small set, and the tournament set with --exact-tournament).
+--random SIZES: `nonocp design PICTURE -u -f json` as a process on 20 random pictures of each size (picture
+k: each cell black with probability 0.5 + 0.15 k / 19, drawn by random.Random(f"mu-{size}-{k}") row by row),
+with the process's CPU seconds, wall seconds, load, status and changes.
 Every result is proven unique by a second engine (make_unique does it itself: native and sat). Times are CPU
 seconds of the process and its children, median of --runs runs (changes are the same in every run: the
 methods are deterministic). Results: benchmarks/results/design.md.
@@ -124,6 +128,50 @@ def small_designs(n: int) -> list[tuple[str, Design, str]]:
         if is_multiple(d, "native"):
             out.append((f"{side}x{side} seed {seed - 1}", d, "native"))
     return out
+
+
+def random_picture_text(size: int, k: int) -> str:
+    """Random picture k of a side: each cell black with probability 0.5 + 0.15 k / 19 (0.50 to 0.65)."""
+    density = 0.5 + 0.15 * k / 19
+    rng = random.Random(f"mu-{size}-{k}")
+    rows = ["".join("#" if rng.random() < density else "." for _ in range(size)) for _ in range(size)]
+    return "\n".join(rows) + "\n"
+
+
+def run_random(sizes: list[int], count: int, timeout: float) -> None:
+    """`nonocp design -u` as a process on each random picture: one line each, then a table."""
+    import resource
+    import subprocess
+    import tempfile
+
+    nonocp = Path(sys.executable).with_name("nonocp")
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            for k in range(count):
+                path = Path(tmp) / f"mu{size}-{k:02d}.txt"
+                path.write_text(random_picture_text(size, k))
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                w0 = time.perf_counter()
+                proc = subprocess.run([str(nonocp), "design", str(path), "--from", "picture", "-u", "-f", "json",
+                                       "--timeout", str(timeout)], capture_output=True, text=True)
+                wall = time.perf_counter() - w0
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                try:
+                    mu = json.loads(proc.stdout)["make_unique"]
+                    status, changes, level = mu["status"], len(mu["changes"]), mu["difficulty"]
+                except (ValueError, KeyError, TypeError):
+                    status, changes, level = f"exit {proc.returncode}", "", ""
+                line = (f"| mu{size}-{k:02d} | {size}x{size} | {0.5 + 0.15 * k / 19:.2f} | {status} | {changes} | "
+                        f"{level} | {cpu:.1f} | {wall:.1f} | {os.getloadavg()[0]:.1f} |")
+                print(line, flush=True)
+                lines.append(line)
+    print()
+    print("| picture | size | density | status | changes | difficulty | CPU s | wall s | load |")
+    print("|---|---|---:|---|---:|---|---:|---:|---:|")
+    for line in lines:
+        print(line)
 
 
 def baseline(design: Design, engine: str, time_limit: float) -> tuple[str, int]:
@@ -288,7 +336,12 @@ def main() -> None:
     ap.add_argument("--exact-tournament", action="store_true", help="the exact search on tournament designs too")
     ap.add_argument("--runs", type=int, default=3, help="runs per method (median time); the survey set runs once")
     ap.add_argument("--json", help="write every row here (JSON lines)")
+    ap.add_argument("--random", help="sides (25,50): `design -u` on 20 random pictures of each, instead of the sets")
+    ap.add_argument("--random-count", type=int, default=20, help="random pictures per side")
     args = ap.parse_args()
+    if args.random:
+        run_random([int(s) for s in args.random.split(",")], args.random_count, args.timeout)
+        return
     chosen = args.sets.split(",")
     split = CpuSplit()
     load_before = os.getloadavg()

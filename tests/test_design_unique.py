@@ -228,3 +228,41 @@ def test_among_equally_short_fixes_the_picture_s_doubtful_cell_is_changed(doubtf
     design = Design(grid, Palette.black_and_white(), margin=margin)
     result = make_unique(design, rate_result=False)
     assert [(ch.row, ch.col) for ch in result.changes] == [doubtful]
+
+
+def test_make_unique_rates_its_result_within_the_report_budget():
+    """Lasts Forever is unique and solves in milliseconds, but rating it walks past the report's budget of
+    steps: make_unique's rating of its result stops at that budget and says so (unbudgeted, it ran until
+    the design's time limit on big random pictures, after the result was already proven unique)."""
+    from conftest import corpus_path
+    from nonocp.design.report import RATING_STEPS
+
+    puzzle = load(str(corpus_path("webpbn-survey", "free", "webpbn-06574-Lasts Forever.txt")))[0]
+    result = make_unique(Design.from_puzzle(puzzle))
+    assert result.status == "already-unique"
+    assert result.difficulty == "UNKNOWN"
+    assert result.rating.steps == RATING_STEPS
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(2, 4), st.integers(2, 4))
+def test_uniqueness_answered_from_known_moves_agrees_with_brute_force(seed, w, h):
+    """The uniqueness check of make_unique's minimisation answers "not unique" from a known move when one is
+    valid (no engine call) and asks the engine otherwise; either way its answer is brute force's, and an
+    answer "not unique" from the engine leaves a valid move in the pool."""
+    from nonocp.design.checks import puzzle_of
+    from nonocp.design.unique import _Search
+
+    design = random_design(seed, w, h)
+    search = _Search(design, None, "native", None)
+    rng = random.Random(seed)
+    for _ in range(6):
+        x = [[rng.randint(0, 1) for _ in range(w)] for _ in range(h)]
+        want = len(brute_force(puzzle_of(x, design.palette), limit=2)) == 1
+        solves = search.counter.solves
+        from_pool = any(is_valid(x, m) for m in search.pool)
+        assert search.is_unique(x) == want
+        if from_pool:
+            assert search.counter.solves == solves
+        if not want:
+            assert any(is_valid(x, m) for m in search.pool)

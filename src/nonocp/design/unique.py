@@ -52,7 +52,7 @@ from nonocp.design.checks import (
 )
 from nonocp.design.cover import near_covers
 from nonocp.design.model import Change, Design, changes_between, to_lists
-from nonocp.design.moves import Cells, Move, is_valid, kills, line_cells, touched_lines
+from nonocp.design.moves import Cells, Move, is_valid, kills, line_cells, move_between, split_move, touched_lines
 
 DIFFICULTIES = ("LINE", "PROBE", "BRANCH")
 RECOLOUR_COST = 0.001  # repainting a cell already changed takes the picture no farther: (almost) free
@@ -153,9 +153,19 @@ class _Search:
     # --- uniqueness -------------------------------------------------------------------------------
 
     def is_unique(self, x: Cells | None = None) -> bool:
-        puzzle = puzzle_of(x or self.x, self.palette, kind=self.kind)
-        result = run_solve(puzzle, self.engine, 2, self.deadline, counter=self.counter)
-        return result.status.value == "unique"
+        """Whether `x` (the current picture by default) is the only solution of its clues. A move of the
+        pool still valid at `x` answers no at once; otherwise the engine decides, and the other solution
+        it finds joins the pool as moves (minimise puts cells back one by one, and a cell put back mostly
+        revives a move stopped before: the pool answers most of those without a search)."""
+        x = x or self.x
+        if any(is_valid(x, m) for m in self.pool):
+            return False
+        puzzle = puzzle_of(x, self.palette, kind=self.kind)
+        solutions = run_solve(puzzle, self.engine, 2, self.deadline, counter=self.counter).solutions
+        others = [g for g in solutions if [list(row) for row in g.cells] != x]
+        for g in others:
+            self.pool += split_move(move_between(x, [list(row) for row in g.cells]), self.kind)
+        return not others
 
     def valid_moves(self) -> list[Move]:
         return [m for m in self.pool if is_valid(self.x, m)]
@@ -384,9 +394,11 @@ def make_unique(
     rating = None
     if rate_result:
         from nonocp.analysis.rate import rate
+        from nonocp.design.report import RATING_STEPS
 
+        # the report's budget of work: on a big picture that needs guessing the walk runs for minutes
         rest = None if deadline is None else max(0.1, deadline - time.monotonic())
-        rating = rate(result_design.puzzle(), rest)
+        rating = rate(result_design.puzzle(), rest, max_steps=RATING_STEPS)
     return UniqueResult(
         design, result_design, changes_between(design.grid, final), status, proofs,
         None if rating is None else rating.verdict, rating, asked, sum(s.rounds for s in searches),
