@@ -90,7 +90,7 @@ class NativeBackend(Backend):
     settings = Settings(
         Setting("probe", bool, ROOT_PROBE, "probe every cell once at the root before the CDCL search"),
         Setting("guide", bool, True, "root probing's branch scores seed the CDCL decision order"),
-        Setting("beliefs", bool, True, "after a while, decisions keep each cell's most likely colour"),
+        Setting("beliefs", bool, True, "decisions keep each cell's most likely colour (belief propagation)"),
         Setting("minimize", bool, True, "shrink each learnt clause's line explanations"),
         Setting("core", tuple(CORES), "auto", "the compiled core (c), the Python reference (python) or auto"),
     )
