@@ -175,3 +175,20 @@ def test_the_compiled_beliefs_on_a_survey_picture_and_their_deadline():
     assert (got.argmax(2) == want.argmax(2)).all()
     with pytest.raises(OutOfTime):
         belief.beliefs(puzzle.rows, puzzle.cols, 2, masks, deadline=0.0, compiled=True)
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+@settings(max_examples=examples(60), deadline=None)
+@given(puzzles_with_grid(max_size=9), st.data())
+def test_likely_colours_from_the_compiled_core_are_the_numpy_argmax(pg, data):
+    """likely_colours reads the compiled core's beliefs without numpy (so that a search does not import it):
+    the colour it picks per cell is numpy's argmax of the same beliefs, the first of equals, -1 where decided."""
+    puzzle, _ = pg
+    ncol = len(puzzle.palette)
+    full = (1 << ncol) - 1
+    masks = [data.draw(st.sampled_from([full, full, 1 << data.draw(st.integers(0, ncol - 1))]))
+             for _ in range(puzzle.width * puzzle.height)]
+    rounds = data.draw(st.integers(0, 12))
+    want = belief.beliefs(puzzle.rows, puzzle.cols, ncol, masks, rounds, compiled=True).argmax(2).ravel()
+    got = belief.likely_colours(puzzle.rows, puzzle.cols, ncol, masks, rounds)
+    assert got == [int(k) if m & (m - 1) else -1 for k, m in zip(want, masks, strict=True)]

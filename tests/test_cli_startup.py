@@ -68,6 +68,7 @@ def test_a_sniffed_txt_file_stays_light(tmp_path):
 def test_auto_imports_sat_only_when_its_sat_stage_runs():
     mods = modules_after("solve", str(PUZZLES / "eyes.non"))  # two solutions: line logic leaves cells open,
     assert [h for h in ("nonocp.engines.sat", "pysat", "ortools") if loaded(mods, h)] == []  # native search decides
+    assert "nonocp.engines.native.belief" in mods and not loaded(mods, "numpy")  # its beliefs come from C
     mods = modules_after("solve", str(PUZZLES / "counts-cat.counts"))  # count clues: SAT after line logic
     assert loaded(mods, "nonocp.engines.sat") and loaded(mods, "pysat") and not loaded(mods, "ortools")
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from nonocp.core.errors import OutOfTime
 from nonocp.core.puzzle import Clue
 from nonocp.encode.automaton import clue_automaton
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ROUNDS = 100  # rows-then-columns rounds; fewer left Meow and Knotty unsolved (results/native-core.md)
 DAMPING = 0.5  # each round keeps this share of the last message: undamped, loopy messages oscillate
@@ -46,6 +48,8 @@ class _Automata:
     block's first, when their colours differ)."""
 
     def __init__(self, clues: Sequence[Clue], ncol: int) -> None:
+        import numpy as np
+
         size = max(map(_states, clues))
         lines = len(clues)
         self.stay = np.zeros((lines, size))  # on background, stay (gap states)
@@ -66,6 +70,8 @@ class _Automata:
 
 
 def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     """Per line and cell, the weight of each colour summed over the clue's placements, each placement weighted
     by the product of `weights` (lines x cells x colours) over the line's *other* cells; normalized per cell."""
     lines, n, ncol = weights.shape
@@ -120,20 +126,34 @@ def table_size(clues: Sequence[Clue], length: int) -> int:
     return (length + 1) * len(clues) * max(map(_states, clues))
 
 
+def _compiled_beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
+                      rounds: int, deadline: float | None) -> list[float] | None:
+    """The compiled core's beliefs, flat (cell by cell in row-major order, colour by colour within a cell), or
+    None when the core is not built or does not take these colours."""
+    from nonocp.engines.native.core import MAX_COLOURS, _core
+
+    if _core is None or not 2 <= ncol <= MAX_COLOURS:
+        return None
+    as_pairs = [[(b.length, b.color) for b in clue] for clue in rows], \
+        [[(b.length, b.color) for b in clue] for clue in cols]
+    flat: list[float] = _core.beliefs(*as_pairs, ncol, list(masks), rounds, DAMPING, EPSILON, deadline, OutOfTime)
+    return flat
+
+
 def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
             rounds: int = ROUNDS, deadline: float | None = None, compiled: bool | None = None) -> np.ndarray:
     """Per cell (height x width x colours), how likely each colour is; `masks` are the cells' colours still
     possible (row-major, bit k = colour k), and an impossible colour's belief is 0. Raises OutOfTime once
     `deadline` (a time.monotonic() value) has passed. The compiled core computes the same sums (csrc/belief.c,
     tens of times faster) when it is built and takes the colours; `compiled` False insists on numpy."""
+    # numpy here, not at the top: its import is a large part of a `nonocp solve` process, and a search whose
+    # beliefs come from the compiled core (likely_colours) needs none
+    import numpy as np
+
     height, width = len(rows), len(cols)
     if compiled is not False:
-        from nonocp.engines.native.core import MAX_COLOURS, _core
-
-        if _core is not None and 2 <= ncol <= MAX_COLOURS:
-            as_pairs = [[(b.length, b.color) for b in clue] for clue in rows], \
-                [[(b.length, b.color) for b in clue] for clue in cols]
-            flat = _core.beliefs(*as_pairs, ncol, list(masks), rounds, DAMPING, EPSILON, deadline, OutOfTime)
+        flat = _compiled_beliefs(rows, cols, ncol, masks, rounds, deadline)
+        if flat is not None:
             return np.array(flat).reshape(height, width, ncol)
         if compiled:
             raise ValueError("the compiled core is not built or does not take these colours")
@@ -153,11 +173,20 @@ def beliefs(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequen
     return normalised
 
 
+def _first_best(weights: list[float]) -> int:
+    """The index of the largest weight, the first of equals (as numpy's argmax)."""
+    return max(range(len(weights)), key=weights.__getitem__)
+
+
 def likely_colours(rows: Sequence[Clue], cols: Sequence[Clue], ncol: int, masks: Sequence[int],
                    rounds: int = ROUNDS, deadline: float | None = None) -> list[int]:
-    """Per cell (row-major), its most likely colour, or -1 where `masks` leaves it one colour only (every
-    cell -1 when the tables times the colours would pass MAX_TABLE)."""
+    """Per cell (row-major), its most likely colour (the first of equals), or -1 where `masks` leaves it one
+    colour only (every cell -1 when the tables times the colours would pass MAX_TABLE)."""
     if not rows or not cols or max(table_size(rows, len(cols)), table_size(cols, len(rows))) * ncol > MAX_TABLE:
         return [-1] * len(masks)
-    best = beliefs(rows, cols, ncol, masks, rounds, deadline).argmax(2).ravel()
-    return [int(k) if m & (m - 1) else -1 for k, m in zip(best, masks, strict=True)]
+    flat = _compiled_beliefs(rows, cols, ncol, masks, rounds, deadline)
+    if flat is None:
+        best = [int(k) for k in beliefs(rows, cols, ncol, masks, rounds, deadline, compiled=False).argmax(2).ravel()]
+    else:
+        best = [_first_best(flat[i:i + ncol]) for i in range(0, len(flat), ncol)]
+    return [k if m & (m - 1) else -1 for k, m in zip(best, masks, strict=True)]
