@@ -144,6 +144,16 @@ def test_random_preferences_never_change_a_count():
         assert {backend.state_to_grid(engine, st) for st in found} == set(brute_force(puzzle))
 
 
+def draw_start(puzzle, data) -> tuple[int, list[int], int]:  # noqa: ANN001 - a Puzzle, hypothesis data
+    """A start for the beliefs: the colour count, each cell open (two times in three) or decided, and the
+    rounds."""
+    ncol = len(puzzle.palette)
+    full = (1 << ncol) - 1
+    masks = [data.draw(st.sampled_from([full, full, 1 << data.draw(st.integers(0, ncol - 1))]))
+             for _ in range(puzzle.width * puzzle.height)]
+    return ncol, masks, data.draw(st.integers(0, 12))
+
+
 @pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 @settings(max_examples=examples(60), deadline=None)
 @given(puzzles_with_grid(max_size=9), st.data())
@@ -151,11 +161,7 @@ def test_the_compiled_beliefs_are_the_numpy_ones(pg, data):
     """csrc/belief.c computes belief.py's sums: the same beliefs (to rounding) on any puzzle and any start,
     colours and adjacent blocks of different colours included, with cells already decided."""
     puzzle, _ = pg
-    ncol = len(puzzle.palette)
-    full = (1 << ncol) - 1
-    masks = [data.draw(st.sampled_from([full, full, 1 << data.draw(st.integers(0, ncol - 1))]))
-             for _ in range(puzzle.width * puzzle.height)]
-    rounds = data.draw(st.integers(0, 12))
+    ncol, masks, rounds = draw_start(puzzle, data)
     want = belief.beliefs(puzzle.rows, puzzle.cols, ncol, masks, rounds, compiled=False)
     got = belief.beliefs(puzzle.rows, puzzle.cols, ncol, masks, rounds, compiled=True)
     assert got.shape == want.shape
@@ -184,11 +190,7 @@ def test_likely_colours_from_the_compiled_core_are_the_numpy_argmax(pg, data):
     """likely_colours reads the compiled core's beliefs without numpy (so that a search does not import it):
     the colour it picks per cell is numpy's argmax of the same beliefs, the first of equals, -1 where decided."""
     puzzle, _ = pg
-    ncol = len(puzzle.palette)
-    full = (1 << ncol) - 1
-    masks = [data.draw(st.sampled_from([full, full, 1 << data.draw(st.integers(0, ncol - 1))]))
-             for _ in range(puzzle.width * puzzle.height)]
-    rounds = data.draw(st.integers(0, 12))
+    ncol, masks, rounds = draw_start(puzzle, data)
     want = belief.beliefs(puzzle.rows, puzzle.cols, ncol, masks, rounds, compiled=True).argmax(2).ravel()
     got = belief.likely_colours(puzzle.rows, puzzle.cols, ncol, masks, rounds)
     assert got == [int(k) if m & (m - 1) else -1 for k, m in zip(want, masks, strict=True)]
