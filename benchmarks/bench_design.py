@@ -140,7 +140,6 @@ def random_picture_text(size: int, k: int) -> str:
 
 def run_random(sizes: list[int], count: int, timeout: float) -> None:
     """`nonocp design -u` as a process on each random picture: one line each, then a table."""
-    import resource
     import subprocess
     import tempfile
 
@@ -151,13 +150,10 @@ def run_random(sizes: list[int], count: int, timeout: float) -> None:
             for k in range(count):
                 path = Path(tmp) / f"mu{size}-{k:02d}.txt"
                 path.write_text(random_picture_text(size, k))
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                w0 = time.perf_counter()
+                c0, w0 = cpu_seconds(), time.perf_counter()
                 proc = subprocess.run([str(nonocp), "design", str(path), "--from", "picture", "-u", "-f", "json",
                                        "--timeout", str(timeout)], capture_output=True, text=True)
-                wall = time.perf_counter() - w0
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                wall, cpu = time.perf_counter() - w0, cpu_seconds() - c0
                 try:
                     mu = json.loads(proc.stdout)["make_unique"]
                     status, changes, level = mu["status"], len(mu["changes"]), mu["difficulty"]

@@ -162,9 +162,9 @@ class _Search:
             return False
         puzzle = puzzle_of(x, self.palette, kind=self.kind)
         solutions = run_solve(puzzle, self.engine, 2, self.deadline, counter=self.counter).solutions
-        others = [g for g in solutions if [list(row) for row in g.cells] != x]
-        for g in others:
-            self.pool += split_move(move_between(x, [list(row) for row in g.cells]), self.kind)
+        others = [y for y in (to_lists(g) for g in solutions) if y != x]
+        for y in others:
+            self.pool += split_move(move_between(x, y), self.kind)
         return not others
 
     def valid_moves(self) -> list[Move]:
