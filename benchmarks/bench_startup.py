@@ -47,6 +47,8 @@ def default_commands(python: str, nonocp: str) -> list[tuple[str, list[str]]]:
         (f"nonocp solve {PUZZLE} -b sat", [nonocp, "solve", PUZZLE, "-b", "sat"]),
         (f"nonocp show {PUZZLE}", [nonocp, "show", PUZZLE]),
         (f"nonocp solve {PUZZLE} -f json", [nonocp, "solve", PUZZLE, "-f", "json"]),
+        # an option the quick path (nonocp/cli/quick.py) leaves to typer: the same solve, read by typer
+        (f"nonocp solve {PUZZLE} --cell-size 20", [nonocp, "solve", PUZZLE, "--cell-size", "20"]),
     ]
 
 

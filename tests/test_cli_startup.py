@@ -91,26 +91,28 @@ def test_help_imports_no_engine_analysis_or_rich():
     assert not loaded(mods, "nonocp.engines.native")
 
 
-def test_the_garbage_collector_is_off_for_start_up_only():
-    """`nonocp` turns the collector off while it imports and parses, and back on when the command works."""
+@pytest.mark.parametrize("extra", [(), ("--cell-size", "20")], ids=["quick", "typer"])
+def test_the_garbage_collector_is_off_for_start_up_only(extra):
+    """`nonocp` turns the collector off while it imports and parses, and back on when the command works,
+    whether the quick path (nonocp.cli.quick) or typer read the command line."""
     code = (
         "import gc, sys\n"
-        "from nonocp.cli import parsing\n"
+        "import nonocp.cli as cli\n"
+        "from nonocp.cli import startup\n"
         "seen = []\n"
-        "work = parsing.start_work\n"
+        "work = startup.start_work\n"
         "def spy():\n"
         "    seen.append(gc.isenabled())\n"
         "    work()\n"
         "    seen.append(gc.isenabled())\n"
-        "parsing.start_work = spy\n"
-        f"sys.argv = ['nonocp', 'solve', {str(PUZZLES / 'heart.non')!r}]\n"
-        "from nonocp.cli import main\n"
+        "startup.start_work = spy\n"
+        f"sys.argv = ['nonocp', 'solve', {str(PUZZLES / 'heart.non')!r}, *{list(extra)!r}]\n"
         "try:\n"
-        "    main()\n"
+        "    cli.main()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print('seen', seen, gc.isenabled())\n"
+        "print('seen', seen, gc.isenabled(), 'typer' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          stdin=subprocess.DEVNULL).stdout
-    assert out.strip().splitlines()[-1] == "seen [False, True] True"
+    assert out.strip().splitlines()[-1] == f"seen [False, True] True {bool(extra)}"

@@ -1,4 +1,7 @@
-"""What every subcommand shares: exit codes, error reporting, reading puzzle files."""
+"""What every subcommand shares: exit codes, error reporting, reading puzzle files, the terminal.
+
+Free of typer: `nonocp solve`'s work also runs when nonocp.cli.quick has read its arguments without the
+framework. An exit is a SystemExit carrying the code, which typer lets through unchanged."""
 
 from __future__ import annotations
 
@@ -6,9 +9,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NoReturn, TextIO
-
-import typer
+from typing import Any, NoReturn, TextIO
 
 from nonocp.core.errors import NonocpError, OutOfTime
 from nonocp.core.text import one_line
@@ -45,7 +46,7 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     # one printable line, whatever the message held (messages quote file names and file contents)
     first = one_line(str(message).split("\n")[0])
     print(f"nonocp: {first}", file=sys.stderr)
-    raise typer.Exit(code)
+    raise SystemExit(code)
 
 
 @contextmanager
@@ -54,8 +55,6 @@ def guarded() -> Iterator[None]:
     limit that ran out where no answer could be given is one line too, exit 3."""
     try:
         yield
-    except typer.Exit:
-        raise
     except NonocpError as e:
         fail(str(e))
     except OutOfTime as e:
@@ -64,7 +63,7 @@ def guarded() -> Iterator[None]:
         # The reader of the output went away (`nonocp solve --all | head`): the search stopped when the write
         # failed; nothing more is written, to anyone, and the exit status is a shell's for a closed pipe.
         _silence_stdout()
-        raise typer.Exit(EXIT_PIPE_CLOSED) from None
+        raise SystemExit(EXIT_PIPE_CLOSED) from None
     except (OSError, UnicodeError) as e:
         name = getattr(e, "filename", None)
         reason = getattr(e, "strerror", None) or str(e)
@@ -75,7 +74,7 @@ def guarded() -> Iterator[None]:
         fail("input is too large to hold in memory")
     except KeyboardInterrupt:
         print("nonocp: interrupted", file=sys.stderr)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise SystemExit(EXIT_INTERRUPTED) from None
 
 
 def _silence_stdout() -> None:
@@ -141,6 +140,40 @@ def terminal_width(stream: TextIO) -> int:
 def output_width() -> int:
     """The columns text output may take: the terminal's, or 80 for a pipe or a file."""
     return terminal_width(sys.stdout) if stdout_is_terminal() else 80
+
+
+def wants_color(choice: str, stream: Any = None) -> bool:
+    """Whether to paint for `--color choice` on `stream` (stdout by default).
+
+    auto: only for a terminal, and not when NO_COLOR is set (to anything but empty) or TERM is `dumb`."""
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    stream = sys.stdout if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def console(choice: str, stderr: bool = False, width: int | None = None) -> Any:
+    """A rich Console that paints exactly when `wants_color` says so (rich is imported here, on demand)."""
+    from rich.console import Console
+
+    on = wants_color(choice, sys.stderr if stderr else sys.stdout)
+    return Console(stderr=stderr, force_terminal=on, color_system="auto" if on else None, highlight=False,
+                   width=width, no_color=not on)
+
+
+def fit_text_grids(compact: bool) -> None:
+    """Text grids of this command fit the terminal's width (80 columns for a pipe or a file), or are always
+    tight with --compact (render/text.py, Fit)."""
+    from nonocp.render.text import fit_to
+
+    fit_to(output_width(), compact)
 
 
 def say_unkept_text(puzzles, fmt: str, target: str) -> None:

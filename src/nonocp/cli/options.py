@@ -13,13 +13,21 @@ Engine names in help texts come from the engine registry (nonocp.engines), never
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
 
+from nonocp.cli import values
 from nonocp.cli.parsing import HIDDEN_ALIASES
+
+
+def _checked(read: Any, *args: Any) -> Any:
+    """A value read by nonocp.cli.values, its ValueError as typer's usage error."""
+    try:
+        return read(*args)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
 
 
 def engine_names() -> list[str]:
@@ -41,7 +49,7 @@ PuzzlesArg = Annotated[
 
 
 def _from_format(value: str | None) -> str | None:
-    return None if value is None else value.strip().lower() or None
+    return values.input_format(value)
 
 
 FromOpt = Annotated[
@@ -98,11 +106,7 @@ def backends_option(default: str) -> Any:
 
 
 def _timeout(value: float | None) -> float | None:
-    if value is None:
-        return None
-    if value < 0:
-        raise typer.BadParameter(f"{value:g} is negative; give seconds, or 0 for no limit")
-    return value or None  # 0 = no limit
+    return _checked(values.time_limit, value)
 
 
 def timeout_option(default: float | None = None) -> Any:
@@ -124,11 +128,7 @@ def max_solutions_option(least: int = 1, default: str = "2, enough to tell uniqu
     """`-n/--max-solutions N` in every command that finds solutions; 0 means every one (as `-t 0` means no
     limit), which the command reads as `no_limit(value)`."""
     def check(value: int | None) -> int | None:
-        if value is not None and value < 0:
-            raise typer.BadParameter(f"{value} is negative; give a number of solutions, or 0 for every one")
-        if value is not None and 0 < value < least:
-            raise typer.BadParameter(f"{value} is less than {least}")
-        return value
+        return _checked(values.solutions_wanted, value, least)
 
     at_least = f"; at least {least}" if least > 1 else ""
     return typer.Option(
@@ -161,9 +161,7 @@ def format_option(choices: Sequence[str], what: str = "", from_output: bool = Fa
     allowed = tuple(choices)
 
     def check(ctx: typer.Context, param: Any, value: str) -> str:
-        v = (value or "").strip().lower()
-        if v not in allowed:
-            raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}")
+        v = _checked(values.one_of, value, allowed)
         source = ctx.get_parameter_source(param.name)
         if from_output and source is not None and source.name == "DEFAULT":  # typer may carry its own click
             # options given on the command line are processed before defaults, so --output is known here
@@ -183,14 +181,11 @@ OutputOpt = Annotated[
 ]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Let --output replace a read-only file (never an input).")]
 
-COLOR_CHOICES = ("auto", "always", "never")
+COLOR_CHOICES = values.COLOR_CHOICES
 
 
 def _color(value: str) -> str:
-    v = (value or "").strip().lower()
-    if v not in COLOR_CHOICES:
-        raise typer.BadParameter(f"{value!r} is not one of {', '.join(COLOR_CHOICES)}")
-    return v
+    return _checked(values.one_of, value, COLOR_CHOICES)
 
 
 HIDDEN_ALIASES.add("--colour")
@@ -215,15 +210,6 @@ CompactOpt = Annotated[bool, typer.Option(
     "--compact", help="Text grids with cells touching: one column a cell where the column clues are single "
                       "digits, two for two-digit clues. Without it, a grid wider than the terminal (80 "
                       "columns in a pipe or file) is drawn so.")]
-
-
-def fit_text_grids(compact: bool) -> None:
-    """Text grids of this command fit the terminal's width (80 columns for a pipe or a file), or are always
-    tight with --compact (render/text.py, Fit)."""
-    from nonocp.cli.common import output_width
-    from nonocp.render.text import fit_to
-
-    fit_to(output_width(), compact)
 
 
 CellSizeOpt = Annotated[
@@ -260,29 +246,3 @@ def difficulty_level(value: str | None) -> str | None:
     if v not in DIFFICULTY_LEVELS:
         raise typer.BadParameter(f"{value!r} is not one of LINE, PROBE, BRANCH")
     return v.upper()
-
-
-def wants_color(choice: str, stream: Any = None) -> bool:
-    """Whether to paint for `--color choice` on `stream` (stdout by default).
-
-    auto: only for a terminal, and not when NO_COLOR is set (to anything but empty) or TERM is `dumb`."""
-    if choice == "always":
-        return True
-    if choice == "never":
-        return False
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    stream = sys.stdout if stream is None else stream
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
-def console(choice: str, stderr: bool = False, width: int | None = None) -> Any:
-    """A rich Console that paints exactly when `wants_color` says so (rich is imported here, on demand)."""
-    from rich.console import Console
-
-    on = wants_color(choice, sys.stderr if stderr else sys.stdout)
-    return Console(stderr=stderr, force_terminal=on, color_system="auto" if on else None, highlight=False,
-                   width=width, no_color=not on)

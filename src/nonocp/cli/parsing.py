@@ -20,6 +20,8 @@ from typing import Any, get_args, get_origin
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from nonocp.cli import startup
+
 USAGE_ERROR = 2
 # Option names that work but are not shown in help (old spellings kept for scripts; see cli/options.py).
 HIDDEN_ALIASES: set[str] = set()
@@ -249,16 +251,6 @@ def run_main(command: Any, main: Callable[..., Any], args: Any, kwargs: dict[str
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def start_work() -> None:
-    """The garbage collector back on (`nonocp.cli.main` turns it off for start-up); everything made so far
-    (modules, the parsed command) is frozen, so later collections do not walk it again."""
-    import gc
-
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
-
-
 class NonocpCommand(TyperCommand):
     """A typer command with plain coercion, plain help and one-line usage errors (see the module docstring)."""
 
@@ -281,7 +273,7 @@ class NonocpCommand(TyperCommand):
         return run_main(self, super().main, args, kwargs)
 
     def invoke(self, ctx: Any) -> Any:
-        start_work()
+        startup.start_work()
         try:
             return super().invoke(ctx)
         finally:

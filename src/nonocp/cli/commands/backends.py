@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import exit_codes
-from nonocp.cli.options import ColorOpt, console, format_option, wants_color
+from nonocp.cli.common import console, exit_codes, wants_color
+from nonocp.cli.options import ColorOpt, format_option
 
 
 def engine_rows() -> list[dict[str, object]]:

@@ -16,12 +16,11 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, exit_codes, fail, guarded
+from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED, console, exit_codes, fail, guarded
 from nonocp.cli.options import (
     ColorOpt,
     FromOpt,
     backends_option,
-    console,
     format_option,
     max_solutions_option,
     solutions_limit,

@@ -20,7 +20,16 @@ from typing import Annotated
 
 import typer
 
-from nonocp.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_NO_SOLUTION, EXIT_TIMEOUT, exit_codes, fail, guarded
+from nonocp.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_DISAGREE,
+    EXIT_NO_SOLUTION,
+    EXIT_TIMEOUT,
+    console,
+    exit_codes,
+    fail,
+    guarded,
+)
 from nonocp.cli.options import (
     ColorOpt,
     FromOpt,
@@ -28,7 +37,6 @@ from nonocp.cli.options import (
     PuzzlesArg,
     TimeoutOpt,
     backends_option,
-    console,
     format_option,
     max_solutions_option,
     solutions_limit,

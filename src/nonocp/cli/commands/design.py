@@ -21,7 +21,18 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import EXIT_DISAGREE, EXIT_SOLVED, EXIT_TIMEOUT, exit_codes, fail, guarded, say_unkept_text
+from nonocp.cli.common import (
+    EXIT_DISAGREE,
+    EXIT_SOLVED,
+    EXIT_TIMEOUT,
+    console,
+    exit_codes,
+    fail,
+    fit_text_grids,
+    guarded,
+    say_unkept_text,
+    wants_color,
+)
 from nonocp.cli.options import (
     CellSizeOpt,
     ColorOpt,
@@ -30,14 +41,11 @@ from nonocp.cli.options import (
     FromOpt,
     ProgressOpt,
     clues_option,
-    console,
     difficulty_level,
-    fit_text_grids,
     format_option,
     max_solutions_option,
     solutions_limit,
     timeout_option,
-    wants_color,
 )
 from nonocp.cli.progress import Progress
 

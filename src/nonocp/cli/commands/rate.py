@@ -21,11 +21,13 @@ from nonocp.cli.common import (
     EXIT_NO_SOLUTION,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
+    console,
     exit_codes,
     fail,
     guarded,
     load_puzzles,
     output_width,
+    wants_color,
 )
 from nonocp.cli.options import (
     ColorOpt,
@@ -33,11 +35,9 @@ from nonocp.cli.options import (
     ProgressOpt,
     PuzzlesArg,
     TimeoutOpt,
-    console,
     format_option,
     max_solutions_option,
     solutions_limit,
-    wants_color,
 )
 from nonocp.cli.progress import Progress
 from nonocp.core.errors import NonocpError

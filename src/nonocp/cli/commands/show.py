@@ -12,7 +12,16 @@ from typing import Annotated, Any
 
 import typer
 
-from nonocp.cli.common import exit_codes, fail, guarded, numbered, stdout_is_terminal
+from nonocp.cli.common import (
+    console,
+    exit_codes,
+    fail,
+    fit_text_grids,
+    guarded,
+    numbered,
+    stdout_is_terminal,
+    wants_color,
+)
 from nonocp.cli.inputs import expand, label, most_serious, read_inputs, report_error
 from nonocp.cli.options import (
     CellSizeOpt,
@@ -22,10 +31,7 @@ from nonocp.cli.options import (
     FromOpt,
     OutputOpt,
     PuzzlesArg,
-    console,
-    fit_text_grids,
     format_option,
-    wants_color,
 )
 from nonocp.core.outputs import Outputs
 from nonocp.core.puzzle import Puzzle
