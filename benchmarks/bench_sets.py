@@ -5,9 +5,13 @@
     python benchmarks/bench_sets.py survey -b auto -b native -b sat --runs 3
     python benchmarks/bench_sets.py taai2011 --json /tmp/taai.json       # every row, for a later comparison
     python benchmarks/bench_sets.py survey -b auto -b auto,native_first=false   # options of one configuration
+    python benchmarks/bench_sets.py tournaments --every 20 -b native            # #1, #21, ... of all 30 sets
+    python benchmarks/bench_sets.py tails -b native -n 1                        # the tail puzzles (TAILS)
 
 A set is a tournament file name under ../shared/corpus/nonogram-record/question/ (taai2011, icga2017, ...),
-`survey` (the 28 numbered survey puzzles), `hard` (Knotty, Faase, Meow) or a path. Each puzzle is solved
+`survey` (the 28 numbered survey puzzles), `hard` (Knotty, Faase, Meow), `tournaments` (all 30 sets, each
+sliced by --every and --offset: `--every 20` is the 1,500-puzzle sample of results/native-core.md), `tails` (TAILS)
+or a path. Each puzzle is solved
 in this process by `nonocp.engines.solve`-style backends with `workers=1` (as `nonocp bench --jobs 1` runs
 them: no race) unless `--workers 2`; the figures are wall and CPU seconds around `solve()` (CPU includes
 forked children: machine.cpu_seconds), plus the engine's deterministic counters (conflicts, line solves,
@@ -35,6 +39,15 @@ from nonocp.formats import load
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.environ.get("NONOCP_CORPUS", os.path.join(HERE, "..", "..", "shared", "corpus"))
 HARD = ("knotty", "faase", "meow")
+# The tournament puzzles where the native search was slowest against nonosolve in the whole-set run of
+# results/peers.md (tens of thousands of conflicts each): what results/native-core.md, "Tails", measures.
+TAILS = (("taai2021", 603), ("taai2015", 575), ("icga2021", 536), ("taai2020", 573), ("tcga2019", 442),
+         ("taai2017", 452), ("tcga2015", 508), ("taai2013", 523), ("tcga2013", 703), ("taai2014", 404),
+         ("icga2023", 581), ("tcga2020", 538), ("tcga2012", 692))
+
+
+def tournament_file(name: str) -> str:
+    return os.path.join(CORPUS, "nonogram-record", "question", f"{name}.txt")
 
 
 def survey_puzzles(hard: bool) -> list[tuple[str, object]]:
@@ -54,8 +67,16 @@ def puzzles_of(name: str, every: int, offset: int, limit: int | None) -> list[tu
         items = survey_puzzles(False)
     elif name == "hard":
         items = survey_puzzles(True)
+    elif name == "tournaments":
+        items = []
+        for path in sorted(glob.glob(tournament_file("*"))):
+            tag = os.path.basename(path)[:-4]
+            items += [(f"{tag}#{i + 1}", p) for i, p in enumerate(load(path))][offset::every]
+        return items[:limit] if limit else items
+    elif name == "tails":
+        items = [(f"{tag}#{n}", load(tournament_file(tag))[n - 1]) for tag, n in TAILS]
     else:
-        path = name if os.path.exists(name) else os.path.join(CORPUS, "nonogram-record", "question", f"{name}.txt")
+        path = name if os.path.exists(name) else tournament_file(name)
         items = [(f"#{i + 1}", p) for i, p in enumerate(load(path))]
     items = items[offset::every]
     return items[:limit] if limit else items

@@ -341,6 +341,63 @@ def test_both_cores_take_the_same_path_through_restarts_and_rephasing(monkeypatc
     kept = sum(1 for before, e in zip(audit, audit[1:], strict=False)
                if e[0] == AUDIT_REASON and e[2] >= 0 and before[0] != AUDIT_EXPLAIN)  # a line reason, rlim >= 0
     assert kept > 0
+    # with preferred colours (random ones) through periods with and without them (preferences_in_force)
+    rng = random.Random(2)
+    colours = [rng.randrange(2) for _ in range(puzzle.width * puzzle.height)]
+    got = _search_trace(puzzle, True, 2, True, prefer=lambda masks, how: colours)
+    expected = _search_trace(puzzle, False, 2, True, prefer=lambda masks, how: colours)
+    assert got[:3] == expected[:3] and got[3] == expected[3]
+    assert got[2]["restarts"] > 2 * REPHASE_EVERY, got[2]
+
+
+def _first_solution(puzzle: Puzzle, compiled: bool, prefer: list[int] | None, restarts: int,
+                    prefer_again: bool = False) -> list[int]:
+    """The CDCL search's first solution (cell masks) after `prefer` at the start, then `restarts` restarts (and
+    `prefer` again after them when `prefer_again`); no root probing, no restart while it searches."""
+    from nonocp.engines.native.reference_cdcl import SOLUTION
+
+    c = core.core_for(puzzle, compiled=compiled)
+    assert c.propagate() >= 0
+    c.cdcl_begin()
+    if prefer is not None:
+        c.cdcl_prefer(prefer)
+    for _ in range(restarts):
+        c.cdcl_restart()
+    if prefer_again and prefer is not None:
+        c.cdcl_prefer(prefer)
+    assert c.cdcl_search(1 << 40) == SOLUTION
+    return c.masks()
+
+
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=needs_c)])
+def test_preferred_colours_are_in_force_every_other_rephase_period(compiled):
+    """The definition of preferences_in_force (reference_cdcl.py), on both cores: decisions keep the preferred
+    colours for REPHASE_EVERY restarts from the driver's last prefer, then not for as many, and so on; a new
+    prefer starts a period in force. On a 6x6 permutation puzzle (720 solutions, no line logic) preferences
+    that spell a solution lead the search to exactly it without a conflict, while the search's own phases
+    (none yet, so ink first) lead elsewhere."""
+    from nonocp.engines.native.reference_cdcl import REPHASE_EVERY
+
+    n = 6
+    one = (Block(1),)
+    puzzle = Puzzle((one,) * n, (one,) * n)
+    own = _first_solution(puzzle, compiled, None, 0)
+    # a solution other than the one the search finds on its own: its permutation shifted by one column
+    black = [cell % n for cell in range(n * n) if own[cell] == 2]
+    assert len(black) == n
+    wanted = [0] * (n * n)
+    for r, c in enumerate(black):
+        wanted[r * n + (c + 1) % n] = 1
+    expected_masks = [1 << k for k in wanted]
+    R = REPHASE_EVERY
+    for restarts, in_force in [(0, True), (R - 1, True), (R, False), (2 * R - 1, False), (2 * R, True),
+                               (3 * R, False)]:
+        got = _first_solution(puzzle, compiled, wanted, restarts)
+        assert (got == expected_masks) is in_force, (restarts, got)
+        if not in_force:
+            assert got == own  # out of force: the search's own choice, as without preferences
+    # a new look (prefer) starts a period in force, whatever the restarts so far
+    assert _first_solution(puzzle, compiled, wanted, R, prefer_again=True) == expected_masks
 
 
 # ------------------------------------------------------------- auto's native-first option

@@ -29,8 +29,11 @@ literals (each watch keeps a blocker: a literal of the clause whose truth shows 
 reading it), and most are forgotten again when there are many (the ones spanning the most decision levels go
 first). Decisions take the cell with the highest activity (bumped when it takes part in a conflict, seeded
 from root probing's branch scores) and keep its preferred colour when the driver gave one (`prefer`: the
-beliefs of belief.py), else its colour on the longest trail so far (target phases, forgotten every few
-restarts), else its last colour (phase saving), else its highest colour (ink first).
+beliefs of belief.py) and the preferences are in force, else its colour on the longest trail so far (target
+phases, forgotten every few restarts), else its last colour (phase saving), else its highest colour (ink
+first). Preferences are in force for REPHASE_EVERY restarts from the driver's last `prefer`, then out of force
+for as many, and so on: a search the beliefs lead astray for tens of thousands of conflicts gets periods on its
+own phases (`preferences_in_force`).
 The driver restarts the search on the Luby sequence and blocks each solution it is given. Why these:
 measured on tournament puzzles (benchmarks/results/native.md, native-core.md).
 
@@ -61,7 +64,9 @@ DECAY = 1 / 0.95  # activity increment growth per conflict (VSIDS)
 GREEDY_MAX = 12  # explanations with at most this many removals in their window get greedy deletion
 STORE_WAYS = 4  # explanations remembered per kind of step (see _shrink)
 STORE_WORDS = 8 << 20  # the store is emptied before it holds more line masks than this (bounds its memory)
-REPHASE_EVERY = 8  # restarts between two forgettings of the target phases (see restart)
+# restarts between two forgettings of the target phases (see restart), and the length of each period with and
+# without the preferred colours (preferences_in_force)
+REPHASE_EVERY = 8
 
 
 class Cdcl:
@@ -116,6 +121,7 @@ class Cdcl:
         self.phase = [-1] * ncells  # per cell: the colour it had when last undone
         self.target = [-1] * ncells  # per cell: its colour on the longest trail so far
         self.preferred = [-1] * ncells  # per cell: the colour its decisions keep while alive (prefer)
+        self.preferred_at = 0  # restarts when the preferences came (prefer)
         self.best_trail = 0
         self.conflicts = self.restarts = self.decisions = self.max_level = self.since_restart = 0
         self.max_learned = FIRST_REDUCE
@@ -547,7 +553,7 @@ class Cdcl:
         if target >= 0 and self.alive[base + target]:
             keep = target
         preferred = self.preferred[best]
-        if preferred >= 0 and self.alive[base + preferred]:
+        if preferred >= 0 and self.alive[base + preferred] and self.preferences_in_force():
             keep = preferred
         if keep < 0 or not self.alive[base + keep]:
             keep = max(k for k in range(ncol) if self.alive[base + k])  # the highest colour left
@@ -620,10 +626,20 @@ class Cdcl:
         return True
 
     def prefer(self, colours: list[int]) -> None:
-        """From now on, a decision on a cell keeps `colours[cell]` while it is alive (-1: no preference)."""
+        """From now on, a decision on a cell keeps `colours[cell]` while it is alive (-1: no preference) and
+        the preferences are in force (preferences_in_force)."""
         if len(colours) != self.ncells:
             raise ValueError(f"prefer: {len(colours)} colours for {self.ncells} cells")
         self.preferred = [k if 0 <= k < self.ncol else -1 for k in colours]
+        self.preferred_at = self.restarts
+
+    def preferences_in_force(self) -> bool:
+        """Do decisions keep the preferred colours now? For the first REPHASE_EVERY restarts from the last
+        `prefer`, not for the next as many (the search's own phases), and so on alternately. The beliefs take
+        most tournament puzzles to a solution in a few hundred conflicts, but the few they lead astray kept
+        returning to the same picture after every restart; alternating halves the tails of the tournament sets
+        and keeps the beliefs' steady lead on the big pictures (benchmarks/results/native-core.md, "Tails")."""
+        return (self.restarts - self.preferred_at) // REPHASE_EVERY % 2 == 0
 
     def restart(self) -> None:
         """Back to level 0. Every REPHASE_EVERY restarts the target phases are forgotten too: the search then

@@ -80,6 +80,7 @@ typedef struct Cdcl {
     int *phase;  /* per cell: the colour it had when last undone */
     int *target; /* per cell: its colour on the longest trail so far */
     int *preferred; /* per cell: the colour its decisions keep while alive, or -1 (cdcl_prefer) */
+    long long preferred_at; /* restarts when the preferences came */
     int best_trail;
     long long conflicts, restarts, decisions, max_level, since_restart;
     long max_learned;
@@ -942,7 +943,9 @@ static int decide(Core *c, Cdcl *d) { /* reference_cdcl.py: _decide; -1 when eve
     int best = d->heap[0];
     int keep = d->phase[best], base = best * ncol;
     if (d->target[best] >= 0 && d->alive[base + d->target[best]]) keep = d->target[best];
-    if (d->preferred[best] >= 0 && d->alive[base + d->preferred[best]]) keep = d->preferred[best];
+    if (d->preferred[best] >= 0 && d->alive[base + d->preferred[best]] &&
+        (d->restarts - d->preferred_at) / REPHASE_EVERY % 2 == 0) /* reference_cdcl.py: preferences_in_force */
+        keep = d->preferred[best];
     if (keep < 0 || !d->alive[base + keep])
         for (keep = ncol - 1; !d->alive[base + keep]; keep--) continue; /* the highest colour left */
     for (int k = ncol - 1; k >= 0; k--)
@@ -1202,6 +1205,7 @@ PyObject *Core_cdcl_prefer(Core *c, PyObject *colours) {
         }
         d->preferred[cell] = (k >= 0 && k < c->ncol) ? (int)k : -1;
     }
+    d->preferred_at = d->restarts;
     Py_DECREF(seq);
     Py_RETURN_NONE;
 }
