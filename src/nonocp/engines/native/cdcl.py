@@ -9,9 +9,11 @@ point and (with a progress callback) about twice a second; this loop decides wha
 * Beliefs: with `prefer`, the driver asks it for each cell's most likely colour (belief.py, from the state the
   search started from) at each of `prefer_stages`, a stage being (conflicts, how): at the start or the first
   restart once the search has gone that many conflicts without a solution, `prefer(start, how)`; the search's
-  decisions keep those colours until the next stage (`cdcl_prefer`). A short look from the start takes the
-  tournament puzzles to a solution in fewer than half the conflicts; a thorough one late turns minutes into
-  seconds on the big pictures (benchmarks/results/native-core.md, "Beliefs from the start", "The hardest three").
+  decisions keep those colours until the next stage (`cdcl_prefer`), every other period of REPHASE_EVERY
+  restarts from the look (the core's own phases in between: reference_cdcl.py, preferences_in_force). A short
+  look from the start takes the tournament puzzles to a solution in fewer than half the conflicts; a thorough
+  one late turns minutes into seconds on the big pictures (benchmarks/results/native-core.md, "Beliefs from the
+  start", "The hardest three", "Tails").
 * Budget: with a `budget` (a contract BudgetMeter: CPU seconds of this process, or conflicts), the core hands
   control back every BUDGET_POLL seconds too, and the search stops (OutOfTime, as at the deadline) once the
   budget is spent: how the `auto` engine gives the search a slice a busy machine cannot shorten.

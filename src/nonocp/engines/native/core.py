@@ -25,7 +25,7 @@ colour]`, the bitset of the line's cells that may still be that colour (each cel
 * the CDCL search over the current state (reference_cdcl.py; driven by cdcl.py): `cdcl_begin(minimize=True,
   guide=True, audit=None)`, `cdcl_search(restart_at, pause=None)` -> EXHAUSTED, SOLUTION, RESTART or PAUSE,
   `cdcl_solution()`, `cdcl_block()`, `cdcl_restart()`, `cdcl_prefer(colours)` (the colour each cell's
-  decisions keep from then on, -1 for none: the driver's beliefs);
+  decisions keep from then on, every other REPHASE_EVERY restarts, -1 for none: the driver's beliefs);
 * `counters()`: line solves, probes, probe passes, and the CDCL's conflicts, restarts, decisions and deepest
   level (`cache_hits` is the reference's line cache; the compiled core has none).
 
