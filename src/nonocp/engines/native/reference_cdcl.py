@@ -637,8 +637,9 @@ class Cdcl:
         """Do decisions keep the preferred colours now? For the first REPHASE_EVERY restarts from the last
         `prefer`, not for the next as many (the search's own phases), and so on alternately. The beliefs take
         most tournament puzzles to a solution in a few hundred conflicts, but the few they lead astray kept
-        returning to the same picture after every restart; alternating halves the tails of the tournament sets
-        and keeps the beliefs' steady lead on the big pictures (benchmarks/results/native-core.md, "Tails")."""
+        returning to the same picture after every restart; alternating shortens those long searches (measured
+        over fresh seeds of the search's luck) and keeps the beliefs' lead on the big pictures
+        (benchmarks/results/native-core.md, "Tails")."""
         return (self.restarts - self.preferred_at) // REPHASE_EVERY % 2 == 0
 
     def restart(self) -> None:
