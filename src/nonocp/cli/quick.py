@@ -23,22 +23,20 @@ def _format(text: str) -> str:
     return values.one_of(text, FORMATS)
 
 
-def _count(text: str) -> int | None:
+def _whole(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", text):  # what int() reads alike everywhere (not "+2", " 2", "2_0")
         raise ValueError(text)
-    return values.solutions_wanted(int(text))
+    return int(text)
+
+
+def _count(text: str) -> int | None:
+    return values.solutions_wanted(_whole(text))
 
 
 def _seconds(text: str) -> float | None:
     if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,9})?", text):  # not "1e3", "inf", "nan"
         raise ValueError(text)
     return values.time_limit(float(text))
-
-
-def _seed(text: str) -> int:
-    if not re.fullmatch(r"[0-9]{1,9}", text):
-        raise ValueError(text)
-    return int(text)
 
 
 # option -> (solve_puzzles' parameter, the reader of its value: ValueError when typer must read it instead)
@@ -48,7 +46,7 @@ VALUED: dict[str, tuple[str, Callable[[str], Any]]] = {
     "-n": ("max_solutions", _count), "--max-solutions": ("max_solutions", _count),
     "-t": ("timeout", _seconds), "--timeout": ("timeout", _seconds),
     "--from": ("from_fmt", values.input_format),
-    "--seed": ("seed", _seed),
+    "--seed": ("seed", _whole),
     "--color": ("color", lambda text: values.one_of(text, values.COLOR_CHOICES)),
 }
 FLAGS: dict[str, tuple[str, bool]] = {

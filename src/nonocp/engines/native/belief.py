@@ -70,10 +70,10 @@ class _Automata:
 
 
 def line_messages(auto: _Automata, weights: np.ndarray) -> np.ndarray:
-    import numpy as np
-
     """Per line and cell, the weight of each colour summed over the clue's placements, each placement weighted
     by the product of `weights` (lines x cells x colours) over the line's *other* cells; normalized per cell."""
+    import numpy as np
+
     lines, n, ncol = weights.shape
     size = auto.stay.shape[1]
     # each cell's weighted moves, for every position at once (positions x lines x states): the loops below
